@@ -1,0 +1,59 @@
+"""The ``drills`` command line: a lazy click group, one module per command group.
+
+Subcommands are imported only when invoked, so ``drills`` starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from drills import __version__
+
+# command name -> "module:attribute"; each module holds one command or group.
+COMMANDS: dict[str, str] = {
+    "solve": "drills.cli.solve:solve",
+    "packs": "drills.cli.packs:packs",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="drills")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Drill NDCG and ranking-metric interview questions in your terminal.
+
+    Run `drills` alone to start a practice session, or `drills solve 2,1,3,0`
+    for a worked NDCG solution.
+    """
+    if ctx.invoked_subcommand is None:
+        practice = cli.get_command(ctx, "practice")
+        if practice is None:
+            click.echo(ctx.get_help())
+            return
+        ctx.invoke(practice)
+
+
+def main() -> None:
+    try:
+        cli.main(prog_name="drills")
+    except KeyboardInterrupt:  # pragma: no cover - a Ctrl-C outside the quiz loop
+        click.echo("\ninterrupted", err=True)
+        sys.exit(130)

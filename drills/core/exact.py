@@ -1,0 +1,260 @@
+"""Exact values for ranking metrics, without importing sympy.
+
+Every DCG-like sum is a rational constant plus rational multiples of 1/log_b(m)
+terms: ``c0 + sum c_m / log2(m)``. ``LogSum`` keeps that form exactly (Fractions),
+prints it readably (``13/2 + 1/log2(3)``, which is also valid answer syntax),
+evaluates it to 50 significant digits with ``decimal``, and builds the sympy
+expression on demand. NDCG-like values are a ``Ratio`` of two LogSums.
+Keeping sympy out of this path is what lets the first question appear before
+sympy is imported; the grader still compares against ``to_sympy()``.
+"""
+
+from __future__ import annotations
+
+import decimal
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Protocol
+
+PRECISION = 50
+_CTX = decimal.Context(prec=PRECISION + 10)
+# log bases the engine knows: "log2" (the standard discount) and "ln" (a learner's slip).
+LOG_FUNCTIONS = ("log2", "ln")
+
+
+class Exact(Protocol):
+    """What every exact value offers: a readable exact form, a float, a sympy expr."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def value(self) -> float: ...
+
+    def decimal(self) -> decimal.Decimal: ...
+
+    def to_sympy(self) -> Any: ...
+
+
+@lru_cache(maxsize=4096)
+def _ln(m: int) -> decimal.Decimal:
+    return _CTX.ln(decimal.Decimal(m))
+
+
+def log_value(fn: str, m: int) -> decimal.Decimal:
+    """log2(m) or ln(m) to PRECISION digits."""
+    if fn == "ln":
+        return _ln(m)
+    return _CTX.divide(_ln(m), _ln(2))
+
+
+def _frac_dec(q: Fraction) -> decimal.Decimal:
+    return _CTX.divide(decimal.Decimal(q.numerator), decimal.Decimal(q.denominator))
+
+
+@lru_cache(maxsize=4096)
+def perfect_power(m: int) -> tuple[int, int]:
+    """Smallest base b and exponent e with b**e == m (m >= 2)."""
+    for e in range(m.bit_length(), 1, -1):
+        b = round(m ** (1.0 / e))
+        for cand in (b - 1, b, b + 1):
+            if cand >= 2 and cand**e == m:
+                return cand, e
+    return m, 1
+
+
+def _frac_text(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+@dataclass(frozen=True)
+class Log:
+    """log2(m) or ln(m) for an integer m >= 1; log2 of a power of two is an integer."""
+
+    fn: str
+    arg: int
+
+    @property
+    def rational(self) -> Fraction | None:
+        """The exact rational value when there is one (log2(8) = 3, log(1) = 0)."""
+        if self.arg == 1:
+            return Fraction(0)
+        if self.fn == "log2" and self.arg & (self.arg - 1) == 0:
+            return Fraction(self.arg.bit_length() - 1)
+        return None
+
+    @property
+    def text(self) -> str:
+        r = self.rational
+        return _frac_text(r) if r is not None else f"{self.fn}({self.arg})"
+
+    @property
+    def symbol(self) -> str:
+        """The unevaluated form, e.g. log2(4), for worked steps."""
+        return f"{self.fn}({self.arg})"
+
+    def decimal(self) -> decimal.Decimal:
+        r = self.rational
+        return _frac_dec(r) if r is not None else log_value(self.fn, self.arg)
+
+    @property
+    def value(self) -> float:
+        return float(self.decimal())
+
+    def reciprocal(self) -> LogSum:
+        """1 / this log, as a LogSum (reducing log2(9) to 2*log2(3))."""
+        r = self.rational
+        if r is not None:
+            if r == 0:
+                raise ZeroDivisionError(f"{self.symbol} is 0")
+            return LogSum(1 / r)
+        base, e = perfect_power(self.arg)
+        if self.fn == "log2" and base & (base - 1) == 0:  # pragma: no cover - handled above
+            return LogSum(Fraction(1, e * (base.bit_length() - 1)))
+        return LogSum(Fraction(0), (((self.fn, base), Fraction(1, e)),))
+
+    def to_sympy(self) -> Any:
+        import sympy
+
+        r = self.rational
+        if r is not None:
+            return sympy.Rational(r.numerator, r.denominator)
+        if self.fn == "ln":
+            return sympy.log(self.arg)
+        return sympy.log(self.arg, 2)
+
+
+@dataclass(frozen=True)
+class LogSum:
+    """``const + sum(coef / fn(base))``: terms sorted, no zero coefficients."""
+
+    const: Fraction = Fraction(0)
+    terms: tuple[tuple[tuple[str, int], Fraction], ...] = ()
+
+    @staticmethod
+    def of(value: int | Fraction) -> LogSum:
+        return LogSum(Fraction(value))
+
+    @staticmethod
+    def _build(const: Fraction, terms: dict[tuple[str, int], Fraction]) -> LogSum:
+        return LogSum(const, tuple(sorted((k, v) for k, v in terms.items() if v != 0)))
+
+    def __add__(self, other: LogSum) -> LogSum:
+        terms = dict(self.terms)
+        for key, coef in other.terms:
+            terms[key] = terms.get(key, Fraction(0)) + coef
+        return LogSum._build(self.const + other.const, terms)
+
+    def __neg__(self) -> LogSum:
+        return LogSum(-self.const, tuple((k, -v) for k, v in self.terms))
+
+    def __sub__(self, other: LogSum) -> LogSum:
+        return self + (-other)
+
+    def scale(self, factor: int | Fraction) -> LogSum:
+        f = Fraction(factor)
+        if f == 0:
+            return LogSum()
+        return LogSum(self.const * f, tuple((k, v * f) for k, v in self.terms))
+
+    @property
+    def is_rational(self) -> bool:
+        return not self.terms
+
+    @property
+    def is_zero(self) -> bool:
+        return self.const == 0 and not self.terms
+
+    def decimal(self) -> decimal.Decimal:
+        total = _frac_dec(self.const)
+        for (fn, base), coef in self.terms:
+            total = _CTX.add(total, _CTX.divide(_frac_dec(coef), log_value(fn, base)))
+        return total
+
+    @property
+    def value(self) -> float:
+        return float(self.decimal())
+
+    @property
+    def text(self) -> str:
+        parts: list[tuple[bool, str]] = []  # (negative, magnitude text)
+        if self.const != 0 or not self.terms:
+            parts.append((self.const < 0, _frac_text(abs(self.const))))
+        for (fn, base), coef in self.terms:
+            mag = abs(coef)
+            den = f"{fn}({base})" if mag.denominator == 1 else f"({mag.denominator}*{fn}({base}))"
+            parts.append((coef < 0, f"{mag.numerator}/{den}"))
+        out = ("-" if parts[0][0] else "") + parts[0][1]
+        for neg, mag_text in parts[1:]:
+            out += (" - " if neg else " + ") + mag_text
+        return out
+
+    def to_sympy(self) -> Any:
+        import sympy
+
+        expr = sympy.Rational(self.const.numerator, self.const.denominator)
+        for (fn, base), coef in self.terms:
+            log = sympy.log(base) if fn == "ln" else sympy.log(base, 2)
+            expr += sympy.Rational(coef.numerator, coef.denominator) / log
+        return expr
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """``num / den`` of two LogSums (den not zero), e.g. NDCG = DCG / IDCG."""
+
+    num: LogSum
+    den: LogSum
+
+    def __post_init__(self) -> None:
+        if self.den.is_zero:
+            raise ZeroDivisionError("ratio with a zero denominator")
+
+    @property
+    def simplified(self) -> LogSum | None:
+        """The ratio as a LogSum when it is one (0, 1, a rational, a LogSum over a rational)."""
+        if self.num.is_zero:
+            return LogSum()
+        if self.num == self.den:
+            return LogSum.of(1)
+        if self.den.is_rational:
+            return self.num.scale(1 / self.den.const)
+        return None
+
+    def decimal(self) -> decimal.Decimal:
+        return _CTX.divide(self.num.decimal(), self.den.decimal())
+
+    @property
+    def value(self) -> float:
+        return float(self.decimal())
+
+    @property
+    def text(self) -> str:
+        simple = self.simplified
+        if simple is not None:
+            return simple.text
+        return f"({self.num.text}) / ({self.den.text})"
+
+    def to_sympy(self) -> Any:
+        simple = self.simplified
+        if simple is not None:
+            return simple.to_sympy()
+        return self.num.to_sympy() / self.den.to_sympy()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def decimal_text(value: decimal.Decimal, digits: int = 15) -> str:
+    """A decimal rendering with ``digits`` significant digits, trailing zeros trimmed."""
+    if value == 0:
+        return "0"
+    q = decimal.Context(prec=digits).create_decimal(value)
+    text = format(q, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text

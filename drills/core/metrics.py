@@ -1,0 +1,278 @@
+"""The exact ranking-metric engine: DCG@k, IDCG@k, NDCG@k, RR, precision, hit, swap deltas.
+
+One computation yields both the values and the worked steps, so an explanation can
+never drift from the grading. The learner's slips (linear gain, log2(i) discount,
+unsorted ideal, ...) are the same computation under a different ``Formula``; the
+diagnosis module names them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from drills.core.exact import Exact, Log, LogSum, Ratio
+from drills.core.questions import Problem
+
+GAIN_FORMS = {
+    "exponential": "2^rel - 1",
+    "linear": "rel",
+    "pow2": "2^rel",  # the slip: 2^rel without the - 1
+}
+DISCOUNT_FORMS = {
+    "log2": "log2(i + 1)",
+    "log2_rank": "log2(i), rank 1 undiscounted",
+    "log2_offset": "log2(i + 2)",
+    "reciprocal": "i",
+    "ln": "ln(i + 1)",
+}
+IDEAL_FORMS = {
+    "judged": "all judged documents sorted by relevance, descending, cut at k",
+    "ascending": "judged documents sorted ascending",
+    "unsorted": "the model's own order",
+    "untruncated": "the whole sorted judged pool, not cut at k",
+    "retrieved": "only the retrieved documents, sorted",
+}
+# Largest list the engine accepts: keeps every call bounded.
+MAX_LIST = 100_000
+MAX_RELEVANCE = 100
+
+NDCG_ZERO_REASON = (
+    "IDCG@k is 0: no judged document is relevant, so there is nothing to normalise by. "
+    "drills scores NDCG 0 here, as scikit-learn, ranx and trec_eval do "
+    "(LightGBM and XGBoost score such a query 1)."
+)
+
+
+class ProblemError(ValueError):
+    """A problem the engine cannot compute (bad list, k, judged pool or swap)."""
+
+
+@dataclass(frozen=True)
+class Formula:
+    """How to compute: the correct formula, or one of a learner's slips.
+
+    ``gain`` None means the problem's own gain convention.
+    """
+
+    gain: str | None = None
+    discount: str = "log2"
+    ideal: str = "judged"
+    truncate_dcg: bool = True
+    inverted: bool = False
+
+
+STANDARD = Formula()
+
+
+@dataclass(frozen=True)
+class Discount:
+    """The discount at one rank: its symbol (log2(4)), its value, and 1/discount exactly."""
+
+    symbol: str
+    text: str
+    value: float
+    inverse: LogSum
+
+
+@dataclass(frozen=True)
+class Row:
+    """One rank of a worked table."""
+
+    rank: int
+    relevance: int
+    gain: Fraction
+    discount: Discount
+    contribution: LogSum
+    running: LogSum
+
+
+@dataclass(frozen=True)
+class Solution:
+    """DCG@k, IDCG@k and NDCG@k for a problem under a formula, with every step."""
+
+    problem: Problem
+    formula: Formula
+    gain: str
+    k: int
+    rows: tuple[Row, ...]
+    ideal_order: tuple[int, ...]
+    ideal_rows: tuple[Row, ...]
+    dcg: LogSum
+    idcg: LogSum
+    ndcg: Exact
+    ndcg_note: str | None
+
+    @property
+    def gain_form(self) -> str:
+        return GAIN_FORMS[self.gain]
+
+    @property
+    def discount_form(self) -> str:
+        return DISCOUNT_FORMS[self.formula.discount]
+
+
+def gain(rel: int, convention: str) -> Fraction:
+    if convention == "exponential":
+        return Fraction(2**rel - 1)
+    if convention == "linear":
+        return Fraction(rel)
+    if convention == "pow2":
+        return Fraction(2**rel)
+    raise ProblemError(f"unknown gain convention {convention!r} (use exponential or linear)")
+
+
+def discount(rank: int, form: str = "log2") -> Discount:
+    """The discount applied at 1-based ``rank`` under ``form``."""
+    if form == "reciprocal" or (form == "log2_rank" and rank == 1):
+        d = Fraction(rank if form == "reciprocal" else 1)
+        return Discount(str(d), str(d), float(d), LogSum(1 / d))
+    arg = {"log2": rank + 1, "ln": rank + 1, "log2_rank": rank, "log2_offset": rank + 2}[form]
+    log = Log("ln" if form == "ln" else "log2", arg)
+    return Discount(log.symbol, log.text, log.value, log.reciprocal())
+
+
+def check_problem(problem: Problem) -> None:
+    """Raise ProblemError naming what is wrong with ``problem``."""
+    rel = problem.relevance
+    if not rel:
+        raise ProblemError("the ranked list is empty: give at least one relevance grade")
+    if len(rel) > MAX_LIST:
+        raise ProblemError(f"the ranked list has {len(rel)} documents; the limit is {MAX_LIST}")
+    for name, values in (("relevance", rel), ("judged", problem.judged or ())):
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ProblemError(f"{name} grades must be whole numbers >= 0, got {v!r}")
+            if v > MAX_RELEVANCE:
+                raise ProblemError(f"{name} grade {v} is above the limit {MAX_RELEVANCE}")
+    if problem.judged is not None:
+        if len(problem.judged) > MAX_LIST:
+            raise ProblemError(f"the judged pool is over the limit of {MAX_LIST} documents")
+        missing = Counter(rel) - Counter(problem.judged)
+        if missing:
+            grades = ", ".join(f"{g} (x{n})" for g, n in sorted(missing.items()))
+            raise ProblemError(
+                "the judged pool must contain every ranked document's grade; "
+                f"missing from it: {grades}"
+            )
+    if problem.k is not None and (isinstance(problem.k, bool) or problem.k < 1):
+        raise ProblemError(f"k must be at least 1, got {problem.k}")
+    if problem.gain not in ("exponential", "linear"):
+        raise ProblemError(f"unknown gain {problem.gain!r} (use exponential or linear)")
+    if problem.swap is not None:
+        i, j = problem.swap
+        if not (1 <= i <= len(rel) and 1 <= j <= len(rel)) or i == j:
+            raise ProblemError(f"swap ranks must be two different ranks in 1..{len(rel)}, got {i} and {j}")
+
+
+def _table(grades: tuple[int, ...], convention: str, form: str) -> tuple[tuple[Row, ...], LogSum]:
+    rows: list[Row] = []
+    running = LogSum()
+    for rank, rel in enumerate(grades, start=1):
+        g = gain(rel, convention)
+        d = discount(rank, form)
+        contribution = d.inverse.scale(g)
+        running = running + contribution
+        rows.append(Row(rank, rel, g, d, contribution, running))
+    return tuple(rows), running
+
+
+def _ideal(problem: Problem, k: int, mode: str) -> tuple[int, ...]:
+    pool = problem.judged if problem.judged is not None else problem.relevance
+    if mode == "judged":
+        return tuple(sorted(pool, reverse=True))[:k]
+    if mode == "ascending":
+        return tuple(sorted(pool))[:k]
+    if mode == "unsorted":
+        return problem.relevance[:k]
+    if mode == "untruncated":
+        return tuple(sorted(pool, reverse=True))
+    if mode == "retrieved":
+        return tuple(sorted(problem.relevance, reverse=True))[:k]
+    raise ProblemError(f"unknown ideal mode {mode!r}")
+
+
+def solve(problem: Problem, formula: Formula = STANDARD) -> Solution:
+    """DCG@k, IDCG@k and NDCG@k, exact, with the worked tables."""
+    check_problem(problem)
+    convention = formula.gain or problem.gain
+    k = problem.k if problem.k is not None else len(problem.relevance)
+    ranked = problem.relevance[:k] if formula.truncate_dcg else problem.relevance
+    rows, dcg = _table(ranked, convention, formula.discount)
+    ideal_order = _ideal(problem, k, formula.ideal)
+    ideal_rows, idcg = _table(ideal_order, convention, formula.discount)
+    note = None
+    ndcg: Exact
+    if formula.inverted:
+        if dcg.is_zero:
+            raise ProblemError("DCG is 0: IDCG / DCG is undefined")
+        ndcg = Ratio(idcg, dcg)
+    elif idcg.is_zero:
+        ndcg, note = LogSum(), NDCG_ZERO_REASON
+    else:
+        ndcg = Ratio(dcg, idcg)
+    return Solution(problem, formula, convention, k, rows, ideal_order, ideal_rows, dcg, idcg, ndcg, note)
+
+
+def swapped(problem: Problem) -> Problem:
+    """The problem with the documents at ``problem.swap`` exchanged."""
+    if problem.swap is None:
+        raise ProblemError("delta_ndcg needs two ranks to swap")
+    i, j = problem.swap
+    rel = list(problem.relevance)
+    rel[i - 1], rel[j - 1] = rel[j - 1], rel[i - 1]
+    return replace(problem, relevance=tuple(rel), swap=None)
+
+
+def delta_ndcg(problem: Problem, formula: Formula = STANDARD) -> Exact:
+    """|NDCG@k after swapping the two ranks - NDCG@k before| (LambdaRank's |dNDCG|)."""
+    before = solve(problem, formula)
+    after = solve(swapped(problem), formula)
+    if before.idcg.is_zero:
+        return LogSum()
+    diff = after.dcg - before.dcg
+    if diff.decimal() < 0:
+        diff = -diff
+    return Ratio(diff, before.idcg)
+
+
+def reciprocal_rank(problem: Problem) -> LogSum:
+    """1 / rank of the first relevant (grade > 0) document within k; 0 when none."""
+    check_problem(problem)
+    k = problem.k if problem.k is not None else len(problem.relevance)
+    for rank, rel in enumerate(problem.relevance[:k], start=1):
+        if rel > 0:
+            return LogSum.of(Fraction(1, rank))
+    return LogSum()
+
+
+def precision(problem: Problem) -> LogSum:
+    """Relevant documents in the top k, divided by k (trec_eval's P@k)."""
+    check_problem(problem)
+    k = problem.k if problem.k is not None else len(problem.relevance)
+    hits = sum(1 for rel in problem.relevance[:k] if rel > 0)
+    return LogSum.of(Fraction(hits, k))
+
+
+def hit(problem: Problem) -> LogSum:
+    """1 when any of the top k is relevant, else 0."""
+    check_problem(problem)
+    k = problem.k if problem.k is not None else len(problem.relevance)
+    return LogSum.of(int(any(rel > 0 for rel in problem.relevance[:k])))
+
+
+def metric_value(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exact:
+    """The exact value of ``metric`` (dcg, idcg, ndcg, rr, precision, hit, delta_ndcg)."""
+    if metric in ("dcg", "idcg", "ndcg"):
+        sol = solve(problem, formula)
+        return {"dcg": sol.dcg, "idcg": sol.idcg, "ndcg": sol.ndcg}[metric]
+    if metric == "delta_ndcg":
+        return delta_ndcg(problem, formula)
+    if metric == "rr":
+        return reciprocal_rank(problem)
+    if metric == "precision":
+        return precision(problem)
+    if metric == "hit":
+        return hit(problem)
+    raise ProblemError(f"unknown metric {metric!r}")

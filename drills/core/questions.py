@@ -1,0 +1,112 @@
+"""The question model shared by packs, generators, the session and the CLI.
+
+Plain frozen dataclasses: packs build them from YAML, generators build concrete
+numeric/choice items from them, the session asks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Kind = Literal["numeric", "generated", "choice", "concept"]
+KINDS: tuple[str, ...] = ("numeric", "generated", "choice", "concept")
+Difficulty = Literal["easy", "medium", "hard"]
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+TOPICS: tuple[str, ...] = (
+    "hand-computation",
+    "gain-and-discount",
+    "normalization",
+    "binary-vs-graded",
+    "ndcg-vs-mrr",
+    "conventions",
+    "lambdarank",
+)
+GAINS: tuple[str, ...] = ("exponential", "linear")
+# Metrics the exact engine can compute for a Problem.
+METRICS: tuple[str, ...] = ("dcg", "idcg", "ndcg", "rr", "precision", "hit", "delta_ndcg")
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Accept an answer within max(absolute, relative * |exact|) of the exact value."""
+
+    absolute: float = 0.005
+    relative: float = 0.005
+
+    def allowed(self, exact: float) -> float:
+        return max(self.absolute, self.relative * abs(exact))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A ranking problem: relevance grades in ranked order, the judged pool, cut-off k.
+
+    ``judged`` is the query's full judged pool (None: the ranked list itself).
+    ``k`` None means the whole ranked list. ``swap`` holds two 1-based ranks for
+    ``delta_ndcg``.
+    """
+
+    relevance: tuple[int, ...]
+    judged: tuple[int, ...] | None = None
+    k: int | None = None
+    gain: str = "exponential"
+    swap: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a question came from, for error messages: file and line."""
+
+    path: str = "<memory>"
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a choice question; ``explanation`` is shown when it is picked."""
+
+    text: str
+    correct: bool = False
+    explanation: str | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as written in a pack (or made by a generator).
+
+    numeric:   ``answer`` (exact expression text, safe-parsed) or ``problem`` + ``metric``
+               (the engine computes the answer and the worked solution).
+    generated: ``generator`` + ``params``; ``drills.core.generators`` turns it into a
+               concrete numeric or choice Question for a seed.
+    choice:    ``options`` (one or more correct).
+    concept:   ``model_answer`` + ``key_points``; self-graded.
+    """
+
+    id: str
+    topic: str
+    kind: str
+    prompt: str
+    difficulty: str = "medium"
+    hints: tuple[str, ...] = ()
+    explanation: str = ""
+    answer: str | None = None
+    problem: Problem | None = None
+    metric: str | None = None
+    unit: str | None = None
+    options: tuple[Option, ...] = ()
+    model_answer: str | None = None
+    key_points: tuple[str, ...] = ()
+    generator: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    tolerance: Tolerance | None = None
+    pack: str = ""
+    source: Source = field(default_factory=Source)
+
+    @property
+    def auto_graded(self) -> bool:
+        return self.kind in ("numeric", "generated", "choice")
