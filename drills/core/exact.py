@@ -137,6 +137,10 @@ class LogSum:
         return LogSum(Fraction(value))
 
     @staticmethod
+    def from_terms(const: Fraction, terms: dict[tuple[str, int], Fraction]) -> LogSum:
+        return LogSum._build(const, terms)
+
+    @staticmethod
     def _build(const: Fraction, terms: dict[tuple[str, int], Fraction]) -> LogSum:
         return LogSum(const, tuple(sorted((k, v) for k, v in terms.items() if v != 0)))
 

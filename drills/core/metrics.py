@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from decimal import Decimal
+from functools import lru_cache
 from fractions import Fraction
 
 from drills.core.exact import Exact, Log, LogSum, Ratio
@@ -85,7 +87,7 @@ class Row:
     gain: Fraction
     discount: Discount
     contribution: LogSum
-    running: LogSum
+    running: Decimal  # the running DCG after this rank (its exact form is the table's total)
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ def gain(rel: int, convention: str) -> Fraction:
     raise ProblemError(f"unknown gain convention {convention!r} (use exponential or linear)")
 
 
+@lru_cache(maxsize=8192)
 def discount(rank: int, form: str = "log2") -> Discount:
     """The discount applied at 1-based ``rank`` under ``form``."""
     if form == "reciprocal" or (form == "log2_rank" and rank == 1):
@@ -168,14 +171,19 @@ def check_problem(problem: Problem) -> None:
 
 def _table(grades: tuple[int, ...], convention: str, form: str) -> tuple[tuple[Row, ...], LogSum]:
     rows: list[Row] = []
-    running = LogSum()
+    running = Decimal(0)
+    const = Fraction(0)
+    terms: dict[tuple[str, int], Fraction] = {}
     for rank, rel in enumerate(grades, start=1):
         g = gain(rel, convention)
         d = discount(rank, form)
         contribution = d.inverse.scale(g)
-        running = running + contribution
+        const += contribution.const
+        for key, coef in contribution.terms:
+            terms[key] = terms.get(key, Fraction(0)) + coef
+        running += contribution.decimal()
         rows.append(Row(rank, rel, g, d, contribution, running))
-    return tuple(rows), running
+    return tuple(rows), LogSum.from_terms(const, terms)
 
 
 def _ideal(problem: Problem, k: int, mode: str) -> tuple[int, ...]:

@@ -1,0 +1,26 @@
+"""Engine benchmarks: `drills solve` on a 1,000-document list, and per-call time on 10 documents."""
+
+from __future__ import annotations
+
+import random
+
+from bench.common import PY, call_median, process_median
+
+
+def bench_engine() -> list[dict]:
+    from drills.core.metrics import solve
+    from drills.core.questions import Problem
+
+    rng = random.Random(1)
+    big = ",".join(str(rng.randint(0, 4)) for _ in range(1000))
+    whole = process_median([PY, "-m", "drills", "solve", big])
+    whole_json = process_median([PY, "-m", "drills", "solve", big, "--json"])
+    small = Problem(tuple(rng.randint(0, 4) for _ in range(10)))
+    per_call = call_median(lambda: solve(small).ndcg.value)
+    return [
+        {"name": "drills solve, 1,000-document list (whole process)", "median_s": whole, "target_s": 2.0},
+        {"name": "drills solve --json, 1,000-document list (whole process)", "median_s": whole_json,
+         "target_s": 2.0},
+        {"name": "engine solve + NDCG value, 10-document list (per call)", "median_s": per_call,
+         "target_s": None},
+    ]

@@ -1,0 +1,46 @@
+"""Timing helpers for the benchmarks: medians of whole-process runs and of in-process calls."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+
+
+def bench_env(home: str | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env["DRILLS_HOME"] = home or tempfile.mkdtemp(prefix="drills-bench-")
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "0")
+    return env
+
+
+def process_median(argv: Sequence[str], runs: int = 5, env: dict[str, str] | None = None,
+                   warmup: int = 1) -> float:
+    """Median wall time of running ``argv`` to completion, in seconds."""
+    env = env or bench_env()
+    times = []
+    for i in range(warmup + runs):
+        start = time.perf_counter()
+        subprocess.run(list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        if i >= warmup:
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def call_median(fn: Callable[[], object], runs: int = 7, inner: int = 100) -> float:
+    """Median per-call time of ``fn`` in seconds (each run averages ``inner`` calls)."""
+    fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - start) / inner)
+    return statistics.median(times)
+
+
+PY = sys.executable

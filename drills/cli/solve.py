@@ -1,0 +1,92 @@
+"""``drills solve``: the worked DCG@k / IDCG@k / NDCG@k solution, and grading one answer."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from drills.cli.common import Exit, fail, parse_grades
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("relevance", metavar="RELEVANCE")
+@click.option("--k", "k", type=int, default=None, help="Cut-off k (default: the list length).")
+@click.option("--judged", default=None, metavar="GRADES",
+              help="The query's full judged pool, e.g. 3,2,1,0 (default: the ranked list itself).")
+@click.option("--gain", type=click.Choice(["exponential", "linear"]), default="exponential",
+              show_default=True, help="Gain: 2^rel - 1 (exponential) or rel (linear).")
+@click.option("--answer", default=None, metavar="X",
+              help="Grade your answer X (0.76, 76%, 7/2, 13/2 + 1/log2(3), ...).")
+@click.option("--metric", type=click.Choice(["ndcg", "dcg", "idcg"]), default="ndcg",
+              show_default=True, help="Which value --answer is checked against.")
+@click.option("--tolerance", default=None, metavar="TOL",
+              help="Accepted error for --answer: 0.01 (absolute), 1% (relative) or both "
+                   "0.01,1%. Default: 0.005 or 0.5%, whichever is larger.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: str | None,
+          metric: str, tolerance: str | None, as_json: bool) -> None:
+    """Solve NDCG@k for RELEVANCE, the grades in ranked order (e.g. 2,1,3,0), step by step.
+
+    \b
+    Examples:
+      drills solve 2,1,3,0 --judged 3,2,1,0
+      drills solve 2,1,3,0 --k 2 --gain linear
+      drills solve 2,1,3,0 --answer 0.8675      # graded, and the slip named
+    Exit codes: 0 ok (or answer correct), 1 answer not correct, 2 bad input.
+    """
+    from drills.core.metrics import ProblemError, solve as solve_problem
+    from drills.core.questions import Problem
+
+    grades = parse_grades(relevance)
+    pool = parse_grades(judged, "judged") if judged is not None else None
+    problem = Problem(grades, pool, k, gain)
+    try:
+        sol = solve_problem(problem)
+    except ProblemError as exc:
+        fail(str(exc))
+    outcome = None
+    if answer is not None:
+        outcome = _check(problem, metric, answer, tolerance)
+    if as_json:
+        from drills.core.explain import solution_json
+
+        data = solution_json(sol)
+        if outcome is not None:
+            data["check"] = {
+                "input": answer,
+                "metric": metric,
+                "verdict": outcome.verdict,
+                "exact": outcome.exact,
+                "misconceptions": list(outcome.misconceptions),
+                "error": outcome.error,
+                "tolerance": {"absolute": outcome.tolerance.absolute,
+                              "relative": outcome.tolerance.relative} if outcome.tolerance else None,
+                "message": outcome.summary,
+            }
+        click.echo(json.dumps(data, indent=2))
+    else:
+        from drills.core.explain import worked_solution
+
+        if outcome is not None:
+            from drills.core.checking import explain
+
+            click.echo(explain(outcome, steps=False))
+            click.echo("")
+        click.echo(worked_solution(sol))
+    if outcome is not None:
+        sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
+
+
+def _check(problem, metric: str, answer: str, tolerance: str | None):  # noqa: ANN001, ANN202
+    from drills.core.checking import ToleranceError, check, parse_tolerance
+    from drills.core.questions import Question
+
+    try:
+        override = parse_tolerance(tolerance) if tolerance is not None else None
+    except ToleranceError as exc:
+        fail(str(exc))
+    question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
+                        problem=problem, metric=metric)
+    return check(question, answer, override)

@@ -1,0 +1,139 @@
+"""Worked solutions rendered as plain text, straight from the engine's own rows.
+
+No terminal library here: the CLI and the quiz front ends print these strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drills.core.exact import Exact, LogSum, decimal_text
+from drills.core.metrics import Row, Solution
+
+
+def num(x: Exact, digits: int = 6) -> str:
+    """A short decimal for display (``digits`` significant digits)."""
+    return decimal_text(x.decimal(), digits)
+
+
+def gain_text(rel: int, convention: str) -> str:
+    if convention == "exponential":
+        return f"2^{rel} - 1 = {2**rel - 1}"
+    if convention == "pow2":
+        return f"2^{rel} = {2**rel}"
+    return str(rel)
+
+
+def discount_text(row: Row) -> str:
+    d = row.discount
+    if d.symbol == d.text:
+        return f"{d.symbol} = {d.value:.4f}" if not d.inverse.is_rational else d.symbol
+    return f"{d.symbol} = {d.text}"
+
+
+def contribution_text(c: LogSum) -> str:
+    return c.text if c.is_rational else f"{c.text} = {num(c)}"
+
+
+def row_text(row: Row, convention: str) -> str:
+    """One rank as a sentence, for diagnoses."""
+    return (f"rank {row.rank}: rel {row.relevance}, gain {gain_text(row.relevance, convention)}, "
+            f"discount {discount_text(row)}, contribution {contribution_text(row.contribution)}")
+
+
+def table(rows: tuple[Row, ...], convention: str) -> list[list[str]]:
+    """Header plus one line per rank: rank, rel, gain, discount, contribution, running."""
+    out = [["rank", "rel", "gain", "discount", "gain/discount", "running"]]
+    for r in rows:
+        out.append([
+            str(r.rank),
+            str(r.relevance),
+            gain_text(r.relevance, convention),
+            discount_text(r),
+            num(r.contribution),
+            decimal_text(r.running, 6),
+        ])
+    return out
+
+
+def format_table(cells: list[list[str]], indent: str = "  ") -> str:
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines = []
+    for n, row in enumerate(cells):
+        lines.append(indent + "  ".join(c.rjust(w) if i in (0, 1) else c.ljust(w)
+                                        for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if n == 0:
+            lines.append(indent + "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def worked_solution(sol: Solution, max_rows: int = 50) -> str:
+    """DCG@k table, ideal table, the division: the steps a candidate writes on a whiteboard."""
+    k = sol.k
+    cut = "" if k >= len(sol.problem.relevance) else f" (cut at k = {k} of {len(sol.problem.relevance)})"
+    lines = [
+        f"gain = {sol.gain_form}, discount = {sol.discount_form}, k = {k}",
+        "",
+        f"DCG@{k}: the ranking as given{cut}",
+        _rows_block(sol.rows, sol.gain, max_rows),
+        f"  DCG@{k} = {sol.dcg.text} = {num(sol.dcg, 15)}",
+        "",
+        f"IDCG@{k}: judged grades sorted best first: {_grades(sol.ideal_order)}",
+        _rows_block(sol.ideal_rows, sol.gain, max_rows),
+        f"  IDCG@{k} = {sol.idcg.text} = {num(sol.idcg, 15)}",
+        "",
+    ]
+    if sol.ndcg_note:
+        lines.append(f"NDCG@{k} = 0. {sol.ndcg_note}")
+    else:
+        lines.append(f"NDCG@{k} = DCG@{k} / IDCG@{k} = {num(sol.dcg, 10)} / {num(sol.idcg, 10)}")
+        lines.append(f"        = {sol.ndcg.text}")
+        lines.append(f"        = {num(sol.ndcg, 15)}")
+    return "\n".join(lines)
+
+
+def _grades(order: tuple[int, ...], limit: int = 30) -> str:
+    text = ", ".join(map(str, order[:limit]))
+    return text + (f", ... ({len(order)} in all)" if len(order) > limit else "")
+
+
+def _rows_block(rows: tuple[Row, ...], convention: str, max_rows: int) -> str:
+    shown = rows if len(rows) <= max_rows else rows[: max_rows - 1]
+    text = format_table(table(shown, convention))
+    if len(shown) < len(rows):
+        text += f"\n  ... {len(rows) - len(shown)} more ranks (use --json for every row)"
+    return text
+
+
+def exact_json(x: Exact) -> dict[str, Any]:
+    return {"exact": x.text, "value": x.value}
+
+
+def rows_json(rows: tuple[Row, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": r.rank,
+            "relevance": r.relevance,
+            "gain": str(r.gain),
+            "discount": {"exact": r.discount.text, "value": r.discount.value},
+            "contribution": exact_json(r.contribution),
+            "running": float(r.running),
+        }
+        for r in rows
+    ]
+
+
+def solution_json(sol: Solution) -> dict[str, Any]:
+    return {
+        "relevance": list(sol.problem.relevance),
+        "judged": list(sol.problem.judged) if sol.problem.judged is not None else None,
+        "k": sol.k,
+        "gain": sol.gain,
+        "dcg": exact_json(sol.dcg),
+        "idcg": exact_json(sol.idcg),
+        "ndcg": exact_json(sol.ndcg),
+        "note": sol.ndcg_note,
+        "rows": rows_json(sol.rows),
+        "ideal_order": list(sol.ideal_order),
+        "ideal_rows": rows_json(sol.ideal_rows),
+    }

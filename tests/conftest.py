@@ -1,0 +1,13 @@
+"""Shared fixtures: every test runs with DRILLS_HOME in a temp dir, never the real home."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def drills_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("DRILLS_HOME", str(home))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return home

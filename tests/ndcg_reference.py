@@ -1,0 +1,26 @@
+"""An independent float NDCG implementation for tests (math.log2, no drills code)."""
+
+from __future__ import annotations
+
+import math
+
+
+def gain(r: int, convention: str = "exponential") -> float:
+    return float(2**r - 1) if convention == "exponential" else float(r)
+
+
+def dcg(grades, k=None, convention="exponential") -> float:
+    k = len(grades) if k is None else k
+    return sum(gain(r, convention) / math.log2(i + 2) for i, r in enumerate(list(grades)[:k]))
+
+
+def idcg(ranked, judged=None, k=None, convention="exponential") -> float:
+    pool = list(judged if judged is not None else ranked)
+    k = len(ranked) if k is None else k
+    return dcg(sorted(pool, reverse=True), k, convention)
+
+
+def ndcg(ranked, judged=None, k=None, convention="exponential") -> float:
+    k = len(ranked) if k is None else k
+    ideal = idcg(ranked, judged, k, convention)
+    return 0.0 if ideal == 0 else dcg(ranked, k, convention) / ideal

@@ -1,0 +1,102 @@
+"""Wrong-formula diagnosis: each slip's value on the worked example (facts file) and matching."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from drills.core.diagnose import CATALOG, diagnose, variants
+from drills.core.metrics import metric_value
+from drills.core.questions import Problem, Tolerance
+
+WORKED = Problem((2, 1, 3, 0), (3, 2, 1, 0))
+LINEAR = Problem((2, 1, 3, 0), (3, 2, 1, 0), gain="linear")
+TOL = Tolerance()
+
+PUBLIC_IDS = {"linear_gain", "gain_without_minus_one", "log2_rank", "rank_offset", "reciprocal_discount",
+              "natural_log", "ideal_unsorted", "ideal_ascending", "ideal_not_truncated",
+              "ideal_from_retrieved", "dcg_not_truncated", "inverted_ratio", "exponential_gain"}
+
+
+def test_catalog_ids_are_the_public_ones():
+    assert set(CATALOG) == PUBLIC_IDS
+
+
+@pytest.mark.parametrize("slip,problem,expected", [
+    ("linear_gain", WORKED, 0.867503),
+    ("gain_without_minus_one", WORKED, 0.810793),
+    ("log2_rank", WORKED, 0.791700),
+    ("log2_rank", LINEAR, 0.868913),
+    ("rank_offset", WORKED, 0.851956),
+    ("rank_offset", LINEAR, 0.918887),
+    ("reciprocal_discount", WORKED, 0.660377),
+    ("reciprocal_discount", LINEAR, 0.807692),
+    ("ideal_ascending", WORKED, 1.385813),
+    ("ideal_ascending", LINEAR, 1.413270),
+    ("ideal_unsorted", WORKED, 1.0),
+    ("inverted_ratio", WORKED, 1.317190),
+])
+def test_slip_values_on_worked_example(slip, problem, expected):
+    value = metric_value(problem, "ndcg", CATALOG[slip].formula).value
+    assert value == pytest.approx(expected, abs=1e-6)
+
+
+def test_ideal_not_truncated_at_k2():
+    p = Problem((2, 1, 3, 0), (3, 2, 1, 0), k=2)
+    assert metric_value(p, "ndcg", CATALOG["ideal_not_truncated"].formula).value == pytest.approx(0.386566, abs=1e-6)
+    pl = Problem((2, 1, 3, 0), (3, 2, 1, 0), k=2, gain="linear")
+    assert metric_value(pl, "ndcg", CATALOG["ideal_not_truncated"].formula).value == pytest.approx(0.552500, abs=1e-6)
+    assert diagnose(p, "ndcg", 0.3866, TOL).ids == ["ideal_not_truncated"]
+
+
+def test_natural_log_changes_dcg_only():
+    assert metric_value(WORKED, "dcg", CATALOG["natural_log"].formula).value == pytest.approx(10.2878, abs=1e-4)
+    assert "natural_log" not in [v.misconception.id for v in variants(WORKED, "ndcg", TOL)]
+    assert diagnose(WORKED, "dcg", 10.29, TOL).ids == ["natural_log"]
+
+
+def test_ideal_from_retrieved():
+    # the run retrieved [0, 1]; the judged pool also holds an unretrieved grade-2 doc
+    p = Problem((0, 1), (2, 1, 0), gain="linear")
+    wrong = metric_value(p, "ndcg", CATALOG["ideal_from_retrieved"].formula).value
+    assert wrong == pytest.approx(1 / math.log2(3))  # ideal [1, 0] instead of [2, 1]
+    assert diagnose(p, "ndcg", 0.631, TOL).ids == ["ideal_from_retrieved"]
+    # when two slips give the same number, both are named
+    both = Problem((1, 0), (2, 1, 0), gain="linear")
+    assert set(diagnose(both, "ndcg", 1.0, TOL).ids) == {"ideal_from_retrieved", "ideal_unsorted"}
+
+
+def test_dcg_not_truncated():
+    p = Problem((2, 1, 3, 0), (3, 2, 1, 0), k=2)
+    wrong = metric_value(p, "dcg", CATALOG["dcg_not_truncated"].formula).value
+    assert diagnose(p, "dcg", wrong, TOL).ids == ["dcg_not_truncated"]
+
+
+def test_exponential_gain_slip_under_linear_question():
+    value = metric_value(LINEAR, "ndcg", CATALOG["exponential_gain"].formula).value
+    assert value == pytest.approx(0.759191924319732)
+    assert diagnose(LINEAR, "ndcg", 0.759, TOL).ids == ["exponential_gain"]
+    assert "linear_gain" not in [v.misconception.id for v in variants(LINEAR, "ndcg", TOL)]
+
+
+def test_correct_answer_is_never_diagnosed():
+    assert diagnose(WORKED, "ndcg", 0.7592, TOL).ids == []
+
+
+def test_indistinguishable_slips_are_dropped():
+    # all relevant documents equally relevant and in order: many slips give the same 1.0
+    p = Problem((1, 1, 1))
+    ids = [v.misconception.id for v in variants(p, "ndcg", TOL)]
+    assert "ideal_unsorted" not in ids and "linear_gain" not in ids
+
+
+def test_unmatched_miss_gets_pointer():
+    d = diagnose(WORKED, "ndcg", 0.5, TOL)
+    assert d.ids == [] and d.pointer and "rank" in d.pointer
+
+
+def test_explanations_carry_right_step():
+    d = diagnose(WORKED, "ndcg", 0.8675, TOL)
+    assert "2^2 - 1 = 3" in d.explanations[0]
+    assert "0.867503" in d.explanations[0]

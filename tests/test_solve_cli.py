@@ -1,0 +1,131 @@
+"""`drills solve`: worked solutions, --json, --answer grading and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from drills.cli import cli
+
+L = 1 / math.log2(3)
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["solve", *args])
+
+
+def test_json_worked_example():
+    res = run("2,1,3,0", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["dcg"]["value"] == pytest.approx(7.130929753571458, abs=1e-12)
+    assert data["idcg"]["value"] == pytest.approx(9.392789260714371, abs=1e-12)
+    assert data["ndcg"]["value"] == pytest.approx(0.759191924319732, abs=1e-12)
+    assert data["dcg"]["exact"] == "13/2 + 1/log2(3)"
+    assert data["k"] == 4 and data["gain"] == "exponential"
+    assert [row["relevance"] for row in data["rows"]] == [2, 1, 3, 0]
+    assert data["rows"][1]["contribution"]["value"] == pytest.approx(L)
+    assert data["ideal_order"] == [3, 2, 1, 0]
+
+
+def test_linear_gain_and_k():
+    assert json.loads(run("2,1,3,0", "--gain", "linear", "--json").output)["ndcg"]["value"] == pytest.approx(
+        0.867503492569437, abs=1e-12)
+    assert json.loads(run("2,1,3,0", "--k", "2", "--json").output)["ndcg"]["value"] == pytest.approx(
+        0.408300, abs=1e-6)
+
+
+def test_judged_pool_with_unretrieved_documents():
+    # ranked [1, 0], but a grade-3 document was judged and not retrieved: IDCG uses it
+    data = json.loads(run("1,0", "--judged", "3,1,0", "--json").output)
+    assert data["idcg"]["value"] == pytest.approx(7 + 1 * L, abs=1e-12)
+    assert data["ndcg"]["value"] == pytest.approx(1 / (7 + L), abs=1e-12)
+
+
+def test_text_output_has_tables_and_division():
+    res = run("2,1,3,0")
+    assert res.exit_code == 0
+    out = res.output
+    assert "DCG@4 = 13/2 + 1/log2(3) = 7.13092975357146" in out
+    assert "IDCG@4 = 15/2 + 3/log2(3)" in out
+    assert "0.759191924319732" in out
+    assert "log2(3) = 1.5850" in out
+
+
+def test_all_zero_says_why():
+    res = run("0,0,0")
+    assert res.exit_code == 0
+    assert "NDCG@3 = 0" in res.output and "IDCG@k is 0" in res.output
+    assert json.loads(run("0,0,0", "--json").output)["ndcg"]["value"] == 0
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["a,b"], "'a' is not a whole number"),
+    (["2,-1"], "'-1' is negative"),
+    (["1.5,2"], "'1.5' is fractional"),
+    ([","], "empty"),
+    (["2,1", "--k", "0"], "k must be at least 1"),
+    (["2,1", "--judged", "1,0"], "missing from it: 2"),
+    (["2,1", "--answer", "0.5", "--tolerance", "abc"], "cannot read tolerance"),
+])
+def test_bad_input_one_line_exit_2(args, needle):
+    res = run(*args)
+    assert res.exit_code == 2, res.output
+    assert needle in res.output
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+
+
+@pytest.mark.parametrize("answer,code,verdict,ids", [
+    ("0.76", 0, "correct", []),
+    ("0.759", 0, "correct", []),
+    ("76%", 0, "correct", []),
+    ("(13+2/log2(3))/(15+6/log2(3))", 0, "correct", []),
+    ("0.75", 1, "close", []),
+    ("0.8675", 1, "wrong", ["linear_gain"]),
+    ("1", 1, "wrong", ["ideal_unsorted"]),
+])
+def test_answer_ndcg(answer, code, verdict, ids):
+    res = run("2,1,3,0", "--judged", "3,2,1,0", "--answer", answer, "--json")
+    assert res.exit_code == code, res.output
+    check = json.loads(res.output)["check"]
+    assert check["verdict"] == verdict
+    assert check["misconceptions"] == ids
+    assert check["input"] == answer and check["metric"] == "ndcg"
+
+
+def test_exact_answer_is_reported_exact():
+    res = run("2,1,3,0", "--answer", "(13+2/log2(3))/(15+6/log2(3))", "--json")
+    check = json.loads(res.output)["check"]
+    assert check["exact"] is True
+    assert abs(check["error"]) < 1e-12
+    assert json.loads(run("2,1,3,0", "--answer", "0.76", "--json").output)["check"]["exact"] is False
+
+
+@pytest.mark.parametrize("answer,code,ids", [("7.13", 0, []), ("7.1", 0, []), ("7.2", 1, []),
+                                             ("10.29", 1, ["natural_log"])])
+def test_answer_dcg(answer, code, ids):
+    res = run("2,1,3,0", "--metric", "dcg", "--answer", answer, "--json")
+    assert res.exit_code == code
+    assert json.loads(res.output)["check"]["misconceptions"] == ids
+
+
+@pytest.mark.parametrize("payload", ["__import__('os').system('touch pwned')", "9**9**9**9", "10^10^10",
+                                     "factorial(10**9)", "1" * 100_000])
+def test_hostile_answers_are_invalid(payload, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = run("2,1,3,0", "--answer", payload, "--json")
+    assert res.exit_code == 2
+    assert json.loads(res.output)["check"]["verdict"] == "invalid"
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_text_answer_output_names_the_mistake():
+    res = run("2,1,3,0", "--answer", "0.8675")
+    assert res.exit_code == 1
+    assert "linear_gain" in res.output
+    assert "2^2 - 1 = 3" in res.output  # the right step from the engine's own rows
+    assert "Accepted [0.754192, 0.764192]" in res.output
