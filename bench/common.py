@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 def bench_env(home: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["DRILLS_HOME"] = home or tempfile.mkdtemp(prefix="drills-bench-")
-    env.setdefault("PYTHONDONTWRITEBYTECODE", "0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # users run with .pyc files, as pip writes them
     return env
 
 

@@ -137,7 +137,7 @@ def right_step(problem: Problem, m: Misconception) -> str:
     if m.formula.inverted:
         return f"NDCG = DCG / IDCG = {good.dcg.text} / ({good.idcg.text}) = {decimal_text(good.ndcg.decimal(), 6)}"
     for label, rows_good, rows_bad in (("DCG", good.rows, bad.rows), ("IDCG", good.ideal_rows, bad.ideal_rows)):
-        for rg, rb in zip(rows_good, rows_bad):
+        for rg, rb in zip(rows_good, rows_bad, strict=False):
             if rg.contribution != rb.contribution or rg.relevance != rb.relevance:
                 return f"{label} {row_text(rg, good.gain)} (your formula: {rb.contribution.text})"
         if len(rows_bad) > len(rows_good):

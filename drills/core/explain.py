@@ -61,7 +61,7 @@ def format_table(cells: list[list[str]], indent: str = "  ") -> str:
     lines = []
     for n, row in enumerate(cells):
         lines.append(indent + "  ".join(c.rjust(w) if i in (0, 1) else c.ljust(w)
-                                        for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+                                        for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
         if n == 0:
             lines.append(indent + "  ".join("-" * w for w in widths))
     return "\n".join(lines)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 
 from drills.core.exact import Exact, Log, LogSum, Ratio
 from drills.core.questions import Problem
