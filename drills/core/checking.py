@@ -10,12 +10,11 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
-from drills.core.exact import Exact, decimal_text
-from drills.core.metrics import Solution, metric_value, solve
+from drills.core.exact import decimal_text
 from drills.core.questions import Question, Tolerance
+from drills.core.reference import reference, solution_for
 
 DEFAULT_TOLERANCE = Tolerance()
-NDCG_FAMILY = ("dcg", "idcg", "ndcg")
 LETTERS = string.ascii_lowercase
 
 
@@ -47,24 +46,6 @@ def parse_tolerance(text: str) -> Tolerance:
 def tolerance_for(question: Question, override: Tolerance | None = None) -> Tolerance:
     """The command line wins, then the question (already merged with its pack default)."""
     return override or question.tolerance or DEFAULT_TOLERANCE
-
-
-def reference(question: Question) -> Exact:
-    """The exact answer of a numeric question (engine value or safe-parsed answer text)."""
-    if question.problem is not None and question.metric:
-        return metric_value(question.problem, question.metric)
-    if question.answer is not None:
-        from drills.core.answers import parse
-
-        return parse(question.answer)
-    raise ValueError(f"question {question.id} has no exact answer")
-
-
-def solution_for(question: Question) -> Solution | None:
-    """The worked DCG/IDCG/NDCG tables when the question is about a ranking."""
-    if question.problem is not None and question.metric in NDCG_FAMILY + ("delta_ndcg",):
-        return solve(question.problem)
-    return None
 
 
 def correct_letter(question: Question) -> str:

@@ -1,0 +1,27 @@
+"""The exact answer of a question, from the one engine (or the pack's safe answer text)."""
+
+from __future__ import annotations
+
+from drills.core.exact import Exact
+from drills.core.metrics import Solution, metric_value, solve
+from drills.core.questions import Question
+
+NDCG_FAMILY = ("dcg", "idcg", "ndcg")
+
+
+def reference(question: Question) -> Exact:
+    """The exact answer of a numeric question (engine value or safe-parsed answer text)."""
+    if question.problem is not None and question.metric:
+        return metric_value(question.problem, question.metric)
+    if question.answer is not None:
+        from drills.core.answers import parse
+
+        return parse(question.answer)
+    raise ValueError(f"question {question.id} has no exact answer")
+
+
+def solution_for(question: Question) -> Solution | None:
+    """The worked DCG/IDCG/NDCG tables when the question is about a ranking."""
+    if question.problem is not None and question.metric in NDCG_FAMILY + ("delta_ndcg",):
+        return solve(question.problem)
+    return None
