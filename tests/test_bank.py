@@ -1,0 +1,685 @@
+"""The built-in question bank (questions/*.yaml): structure, coverage and every number.
+
+Independent of the project's pack loader: files are read with yaml.safe_load and every
+value is recomputed here with a small float implementation of DCG/IDCG/NDCG/RR/deltas,
+then cross-checked against drills.core.metrics when it is importable. Every decimal
+printed anywhere in the bank (prompts, hints, explanations, options, model answers)
+must match a value this file can derive, to the precision it is printed with.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTION_DIR = ROOT / "questions"
+
+TOPICS = (
+    "hand-computation",
+    "gain-and-discount",
+    "normalization",
+    "binary-vs-graded",
+    "ndcg-vs-mrr",
+    "conventions",
+    "lambdarank",
+)
+KINDS = ("numeric", "generated", "choice", "concept")
+DIFFICULTIES = ("easy", "medium", "hard")
+METRICS = ("dcg", "idcg", "ndcg", "rr", "precision", "hit", "delta_ndcg")
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+PACK_RE = re.compile(r"^[a-z0-9-]+$")
+
+# Generators and the params they accept (the brief's list, checked against the
+# registry too when drills.core.generators is importable).
+GENERATOR_PARAMS = {
+    "ndcg-hand": {"n", "k", "metric", "max_rel", "gain", "ties", "unretrieved"},
+    "swap-delta": {"n", "max_rel", "gain", "k"},
+    "compare-rankings": {"n", "k", "gain", "ask", "max_rel"},
+    "binary-vs-graded": {"n", "k", "ask", "gain", "max_rel"},
+    "single-relevant": {"metric", "max_rank"},
+    "ndcg-at-1-binary": {"n", "ask"},
+    "gain-ratio": {"max_rel", "consecutive"},
+    "discount-at-rank": {"max_rank", "ask"},
+    "edge-case": {"case", "n", "max_rel", "gain", "k"},
+}
+NO_GENERATOR_TOPICS: set[str] = set()  # every topic has a fitting generator
+
+
+# --------------------------------------------------------------------------- loading
+
+def _load() -> dict[str, dict]:
+    packs = {}
+    for path in sorted(QUESTION_DIR.glob("*.yaml")):
+        with path.open(encoding="utf-8") as fh:
+            packs[path.stem] = yaml.safe_load(fh)
+    return packs
+
+
+PACKS = _load()
+QUESTIONS = [(stem, q) for stem, pack in PACKS.items() for q in pack.get("questions", [])]
+
+
+def _qid(item):
+    return item[1].get("id", "?") if isinstance(item, tuple) else str(item)
+
+
+def _defaults_gain(stem: str) -> str:
+    return (PACKS[stem].get("defaults") or {}).get("gain", "exponential")
+
+
+# --------------------------------------------------------------------------- own metrics
+
+def gain(rel: int, convention: str) -> float:
+    if convention == "exponential":
+        return 2.0**rel - 1.0
+    if convention == "linear":
+        return float(rel)
+    if convention == "pow2":  # the slip: 2^rel without the -1
+        return 2.0**rel
+    raise ValueError(convention)
+
+
+def weight(rank: int, form: str = "log2") -> float:
+    """1 / discount at 1-based rank."""
+    if form == "log2":
+        return 1.0 / math.log2(rank + 1)
+    if form == "ln":
+        return 1.0 / math.log(rank + 1)
+    if form == "log2_rank":
+        return 1.0 if rank == 1 else 1.0 / math.log2(rank)
+    if form == "log2_offset":
+        return 1.0 / math.log2(rank + 2)
+    if form == "reciprocal":
+        return 1.0 / rank
+    raise ValueError(form)
+
+
+def dcg(grades, k, convention="exponential", form="log2") -> float:
+    k = len(grades) if k is None else k
+    return sum(gain(r, convention) * weight(i, form) for i, r in enumerate(grades[:k], start=1))
+
+
+def ideal(judged, k):
+    return sorted(judged, reverse=True)[: (len(judged) if k is None else k)]
+
+
+def idcg(judged, k, convention="exponential", form="log2") -> float:
+    return dcg(ideal(judged, k), k, convention, form)
+
+
+def ndcg(grades, judged, k, convention="exponential", form="log2") -> float:
+    judged = grades if judged is None else judged
+    denominator = idcg(judged, k if k is not None else len(grades), convention, form)
+    if denominator == 0:
+        return 0.0
+    return dcg(grades, k, convention, form) / denominator
+
+
+def rr(grades, k) -> float:
+    k = len(grades) if k is None else k
+    for rank, rel in enumerate(grades[:k], start=1):
+        if rel > 0:
+            return 1.0 / rank
+    return 0.0
+
+
+def precision(grades, k) -> float:
+    k = len(grades) if k is None else k
+    return sum(1 for r in grades[:k] if r > 0) / k
+
+
+def hit(grades, k) -> float:
+    k = len(grades) if k is None else k
+    return float(any(r > 0 for r in grades[:k]))
+
+
+def swapped(grades, i, j):
+    out = list(grades)
+    out[i - 1], out[j - 1] = out[j - 1], out[i - 1]
+    return out
+
+
+def delta(grades, judged, k, convention, i, j) -> float:
+    return abs(ndcg(swapped(grades, i, j), judged, k, convention) - ndcg(grades, judged, k, convention))
+
+
+def value_of(problem: dict, metric: str, default_gain: str) -> float:
+    rel = list(problem["relevance"])
+    judged = list(problem["judged"]) if problem.get("judged") is not None else None
+    k = problem.get("k")
+    conv = problem.get("gain", default_gain)
+    pool = rel if judged is None else judged
+    kk = len(rel) if k is None else k
+    if metric == "dcg":
+        return dcg(rel, kk, conv)
+    if metric == "idcg":
+        return idcg(pool, kk, conv)
+    if metric == "ndcg":
+        return ndcg(rel, judged, k, conv)
+    if metric == "rr":
+        return rr(rel, k)
+    if metric == "precision":
+        return precision(rel, k)
+    if metric == "hit":
+        return hit(rel, k)
+    if metric == "delta_ndcg":
+        i, j = problem["swap"]
+        return delta(rel, judged, k, conv, i, j)
+    raise ValueError(metric)
+
+
+# --------------------------------------------------------------------------- safe evaluator
+
+_FUNCS = {
+    "log2": (math.log2, (1,)),
+    "ln": (math.log, (1,)),
+    "log10": (math.log10, (1,)),
+    "sqrt": (math.sqrt, (1,)),
+    "exp": (math.exp, (1,)),
+}
+
+
+def safe_eval(text: str) -> float:
+    """Evaluate an answer expression: numbers, + - * / ^ **, log2/log/ln/log10/sqrt/exp."""
+    tree = ast.parse(text.replace("^", "**"), mode="eval")
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return float(node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+                   ast.Div: lambda: a / b, ast.Pow: lambda: a**b}
+            for op, fn in ops.items():
+                if isinstance(node.op, op):
+                    return fn()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            name, args = node.func.id, [ev(a) for a in node.args]
+            if name == "log" and len(args) in (1, 2):
+                return math.log(args[0]) if len(args) == 1 else math.log(args[0]) / math.log(args[1])
+            if name in _FUNCS and len(args) in _FUNCS[name][1]:
+                return _FUNCS[name][0](*args)
+        raise ValueError(f"disallowed syntax in answer {text!r}: {ast.dump(node)[:60]}")
+
+    return ev(tree)
+
+
+# Values for every `answer:` question, stated from /work/shared/notes/ndcg-facts.md
+# (or, where the facts file has no line for it, derived by hand in the comment).
+ANSWER_VALUES = {
+    "gain-ratio-4-vs-3": 2.142857142857143,  # 15/7 ~ 2.14 (facts: gain ratios)
+    "gain-ratio-3-vs-2": 2.3333333333333335,  # 7/3 ~ 2.333 (facts)
+    "discount-weight-rank-4": 0.43067655807339306,  # 1/log2(5), log2 5 ~ 2.322
+    "gain-contribution-grade3-rank4": 3.0147359065137516,  # 7/log2(5)
+    "gain-vs-position-crossover": 5.0,  # smallest i with 7/log2(i+1) < 3
+    "conv-sklearn-ties": 0.806914,  # facts: all-tied input, linear, sklearn averaging
+    "conv-ln-dcg": 10.2878,  # facts: natural_log DCG = 10.2878
+    "conv-ln-ndcg": 0.759191924319732,  # facts: NDCG unchanged by the log base
+    # scores A 91, B 42, C 77, D 15 with grades 0, 3, 1, 2: ranked [0, 1, 3, 2], pool [3, 2, 1, 0]
+    "hand-scores-to-ndcg": 0.5773534652239384,
+}
+# Ranked lists behind `answer:` questions, for the derivability check and a recomputation.
+ANSWER_PROBLEMS = {"hand-scores-to-ndcg": ([0, 1, 3, 2], [3, 2, 1, 0], 4)}
+ANSWER_TOLERANCE = {"conv-sklearn-ties": 1e-6, "conv-ln-dcg": 1e-4}
+
+
+# --------------------------------------------------------------------------- the facts
+
+W_REL, W_JUDGED = [2, 1, 3, 0], [3, 2, 1, 0]
+L = 1 / math.log2(3)
+
+
+def test_own_implementation_reproduces_the_facts_file():
+    assert dcg(W_REL, 4) == pytest.approx(13 / 2 + L, abs=1e-12)
+    assert dcg(W_REL, 4) == pytest.approx(7.130929753571458, abs=1e-12)
+    assert idcg(W_JUDGED, 4) == pytest.approx(9.392789260714371, abs=1e-12)
+    assert ndcg(W_REL, W_JUDGED, 4) == pytest.approx(0.759191924319732, abs=1e-12)
+    assert dcg(W_REL, 4, "linear") == pytest.approx(4.130929753571458, abs=1e-12)
+    assert idcg(W_JUDGED, 4, "linear") == pytest.approx(4.761859507142915, abs=1e-12)
+    assert ndcg(W_REL, W_JUDGED, 4, "linear") == pytest.approx(0.867503492569437, abs=1e-12)
+    assert ndcg(W_REL, W_JUDGED, 1) == pytest.approx(3 / 7)
+    assert ndcg(W_REL, W_JUDGED, 1, "linear") == pytest.approx(2 / 3)
+    assert ndcg(W_REL, W_JUDGED, 2) == pytest.approx(0.408300, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 2, "linear") == pytest.approx(0.617320, abs=5e-7)
+    for (i, j), want in {(1, 3): 0.2129292955, (1, 2): 0.0785858676, (3, 4): 0.0516634708}.items():
+        assert delta(W_REL, W_JUDGED, 4, "exponential", i, j) == pytest.approx(want, abs=5e-11)
+        # LambdaRank's closed form agrees with the recomputation
+        gi, gj = gain(W_REL[i - 1], "exponential"), gain(W_REL[j - 1], "exponential")
+        closed = abs(gi - gj) * abs(weight(i) - weight(j)) / idcg(W_JUDGED, 4)
+        assert closed == pytest.approx(want, abs=5e-11)
+    for r, (n_want, rr_want) in {2: (0.6309, 0.5), 3: (0.5, 0.3333), 5: (0.3869, 0.2),
+                                 10: (0.2891, 0.1)}.items():
+        grades = [0] * (r - 1) + [1]
+        assert ndcg(grades, None, None) == pytest.approx(n_want, abs=5e-5)
+        assert rr(grades, None) == pytest.approx(rr_want, abs=5e-5)
+    # gain ratios: consecutive 3, 2.333, 2.143, 2.067 tend to 2
+    ratios = [gain(r + 1, "exponential") / gain(r, "exponential") for r in range(1, 5)]
+    assert ratios == pytest.approx([3, 2.333, 2.143, 2.067], abs=5e-4)
+    assert gain(4, "pow2") / gain(3, "pow2") == 2
+    assert gain(4, "linear") / gain(3, "linear") == pytest.approx(4 / 3)
+    # log-base invariance; DCG with ln
+    assert ndcg(W_REL, W_JUDGED, 4, form="ln") == pytest.approx(0.759191924319732, abs=1e-12)
+    assert dcg(W_REL, 4, form="ln") == pytest.approx(10.2878, abs=5e-5)
+
+
+def test_wrong_formula_variants_from_the_facts_file():
+    ex, li = "exponential", "linear"
+    assert ndcg(W_REL, W_JUDGED, 4, "pow2") == pytest.approx(0.810793, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 4, ex, "log2_rank") == pytest.approx(0.791700, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 4, li, "log2_rank") == pytest.approx(0.868913, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 4, ex, "log2_offset") == pytest.approx(0.851956, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 4, li, "log2_offset") == pytest.approx(0.918887, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 4, ex, "reciprocal") == pytest.approx(0.660377, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 4, li, "reciprocal") == pytest.approx(0.807692, abs=5e-7)
+    asc = sorted(W_JUDGED)
+    assert dcg(W_REL, 4) / dcg(asc, 4) == pytest.approx(1.385813, abs=5e-7)
+    assert dcg(W_REL, 4, li) / dcg(asc, 4, li) == pytest.approx(1.413270, abs=5e-7)
+    assert idcg(W_JUDGED, 4) / dcg(W_REL, 4) == pytest.approx(1.317190, abs=5e-7)
+    assert dcg(W_REL, 2) / idcg(W_JUDGED, 4) == pytest.approx(0.386566, abs=5e-7)
+    assert dcg(W_REL, 2, li) / idcg(W_JUDGED, 4, li) == pytest.approx(0.552500, abs=5e-7)
+    # a run that retrieved two docs: judged-pool ideal vs retrieved-only ideal (linear)
+    assert ndcg([2, 1], W_JUDGED, 4, li) == pytest.approx(0.552500, abs=5e-7)
+    assert ndcg([2, 1], None, 4, li) == pytest.approx(1.0)
+
+
+def _sklearn_tie_average(grades, convention="linear"):
+    """scikit-learn's default tie handling: every rank of a tied block gets the mean gain."""
+    n = len(grades)
+    mean_gain = sum(gain(r, convention) for r in grades) / n
+    return mean_gain * sum(weight(i) for i in range(1, n + 1)) / idcg(grades, n, convention)
+
+
+def test_tie_values_from_the_facts_file():
+    assert _sklearn_tie_average(W_REL) == pytest.approx(0.806914, abs=5e-7)
+    assert ndcg(W_REL, W_JUDGED, 4, "linear") == pytest.approx(0.867503, abs=5e-7)
+    assert ndcg(list(reversed(W_REL)), W_JUDGED, 4, "linear") == pytest.approx(0.683376, abs=5e-7)
+
+
+def test_sklearn_agrees_on_the_convention_questions():
+    metrics = pytest.importorskip("sklearn.metrics")
+    y_score = [[2, 4, 3, 1]]  # ranks B, C, A, D: grades [2, 1, 3, 0]
+    assert metrics.ndcg_score([[3, 2, 1, 0]], y_score) == pytest.approx(0.867503492569437)
+    assert metrics.ndcg_score([[7, 3, 1, 0]], y_score) == pytest.approx(0.759191924319732)
+    assert metrics.ndcg_score([[2, 1, 3, 0]], [[1, 1, 1, 1]]) == pytest.approx(
+        safe_eval(_by_id("conv-sklearn-ties")["answer"]))
+    assert metrics.ndcg_score([[2, 1, 3, 0]], [[1, 1, 1, 1]], ignore_ties=True) == pytest.approx(0.683376, abs=5e-7)
+    assert metrics.dcg_score([[7, 3, 1, 0]], y_score, log_base=10) == pytest.approx(
+        dcg(W_REL, 4) * math.log2(10))
+    assert metrics.ndcg_score([[0, 0, 0, 0]], [[1, 2, 3, 4]]) == 0.0
+
+
+# --------------------------------------------------------------------------- structure
+
+def _by_id(qid: str) -> dict:
+    for _, q in QUESTIONS:
+        if q.get("id") == qid:
+            return q
+    raise KeyError(qid)
+
+
+def test_one_pack_per_topic():
+    assert sorted(PACKS) == sorted(TOPICS)
+
+
+@pytest.mark.parametrize("stem", sorted(PACKS))
+def test_pack_header(stem):
+    pack = PACKS[stem]
+    assert set(pack) <= {"pack", "defaults", "questions"}
+    head = pack["pack"]
+    assert head["name"] == f"ndcg-{stem}" and PACK_RE.match(head["name"])
+    assert isinstance(head["version"], str) and re.match(r"^\d+\.\d+\.\d+$", head["version"])
+    assert isinstance(head["description"], str) and head["description"].strip()
+    assert head["author"] == "drills"
+    defaults = pack.get("defaults", {})
+    tol = defaults.get("tolerance", {})
+    assert set(tol) <= {"absolute", "relative"}
+    assert all(isinstance(v, float) and 0 < v < 0.05 for v in tol.values())
+    assert defaults.get("gain", "exponential") in ("exponential", "linear")
+    assert 10 <= len(pack["questions"]) <= 20
+
+
+def test_ids_unique_across_packs():
+    counts = Counter(q.get("id") for _, q in QUESTIONS)
+    assert not [i for i, c in counts.items() if c > 1]
+
+
+COMMON_KEYS = {"id", "topic", "kind", "difficulty", "prompt", "hints", "explanation", "tolerance"}
+KIND_KEYS = {
+    "numeric": {"answer", "problem", "metric", "unit"},
+    "choice": {"options"},
+    "concept": {"model_answer", "key_points"},
+    "generated": {"generator", "params"},
+}
+
+
+@pytest.mark.parametrize("item", QUESTIONS, ids=_qid)
+def test_question_shape(item):
+    stem, q = item
+    assert ID_RE.match(q["id"]), q["id"]
+    assert q["topic"] == stem
+    assert q["kind"] in KINDS
+    assert q["difficulty"] in DIFFICULTIES
+    assert set(q) <= COMMON_KEYS | KIND_KEYS[q["kind"]], set(q) - COMMON_KEYS - KIND_KEYS[q["kind"]]
+    assert isinstance(q["prompt"], str) and q["prompt"].strip()
+    hints = q.get("hints", [])
+    assert isinstance(hints, list) and all(isinstance(h, str) and h.strip() for h in hints)
+    if "explanation" in q:
+        assert isinstance(q["explanation"], str)
+    kind = q["kind"]
+    if kind == "numeric":
+        assert ("answer" in q) != ("problem" in q)
+        assert q.get("explanation", "").strip() and hints
+        if "answer" in q:
+            assert isinstance(q["answer"], str), "answers must be quoted strings"
+        else:
+            assert q["metric"] in METRICS
+            p = q["problem"]
+            assert set(p) <= {"relevance", "judged", "k", "gain", "swap"}
+            assert all(isinstance(r, int) and not isinstance(r, bool) and r >= 0 for r in p["relevance"])
+            if p.get("judged") is not None:
+                assert not Counter(p["relevance"]) - Counter(p["judged"]), "judged must contain the ranked grades"
+            assert p.get("k") is None or (isinstance(p["k"], int) and p["k"] >= 1)
+            assert (q["metric"] == "delta_ndcg") == ("swap" in p)
+    elif kind == "choice":
+        options = q["options"]
+        assert 3 <= len(options) <= 5
+        assert sum(1 for o in options if o.get("correct") is True) == 1
+        assert all(set(o) <= {"text", "correct", "explanation"} for o in options)
+        assert all(isinstance(o["text"], str) and o["text"].strip() for o in options)
+        assert all(isinstance(o.get("explanation"), str) and o["explanation"].strip() for o in options)
+        assert len({o["text"] for o in options}) == len(options)
+        assert q.get("explanation", "").strip()
+    elif kind == "concept":
+        assert isinstance(q["model_answer"], str) and len(q["model_answer"]) > 200
+        kp = q["key_points"]
+        assert 3 <= len(kp) <= 5 and all(isinstance(p, str) and p.strip() for p in kp)
+    else:
+        assert q["generator"] in GENERATOR_PARAMS
+        params = q.get("params", {})
+        assert set(params) <= GENERATOR_PARAMS[q["generator"]]
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_topic_coverage(topic):
+    kinds = Counter(q["kind"] for stem, q in QUESTIONS if stem == topic)
+    assert kinds["concept"] >= 4
+    assert kinds["numeric"] + kinds["choice"] >= 3
+    if topic not in NO_GENERATOR_TOPICS:
+        assert kinds["generated"] >= 1
+    difficulties = {q["difficulty"] for stem, q in QUESTIONS if stem == topic}
+    assert len(difficulties) >= 2
+
+
+def test_generated_params_against_registry():
+    generators = pytest.importorskip("drills.core.generators")
+    for _, q in QUESTIONS:
+        if q["kind"] != "generated":
+            continue
+        gen = generators.REGISTRY.get(q["generator"])
+        assert gen is not None, q["generator"]
+        assert gen.validate(q.get("params", {})) == [], (q["id"], gen.validate(q.get("params", {})))
+
+
+def test_worked_example_questions_exist_verbatim():
+    want = {"dcg": 7.130929753571458, "idcg": 9.392789260714371, "ndcg": 0.759191924319732}
+    found = {}
+    for _, q in QUESTIONS:
+        p = q.get("problem")
+        if q["kind"] != "numeric" or not p:
+            continue
+        if (p["relevance"] == W_REL and p.get("judged") == W_JUDGED and p.get("k") == 4
+                and p.get("gain", "exponential") == "exponential" and "swap" not in p):
+            found[q["metric"]] = q
+    assert set(want) <= set(found)
+    for metric, value in want.items():
+        q = found[metric]
+        assert q["topic"] == "hand-computation"
+        assert "[3, 2, 1, 0]" in q["prompt"] and "[2, 1, 3, 0]" in q["prompt"]
+        assert value_of(q["problem"], metric, "exponential") == pytest.approx(value, abs=1e-12)
+    assert found["ndcg"]["id"] == "worked-example-ndcg"
+    # the three LambdaRank deltas of the worked example are asked too
+    swaps = {tuple(q["problem"]["swap"]) for _, q in QUESTIONS
+             if q.get("metric") == "delta_ndcg" and q["problem"]["relevance"] == W_REL
+             and q["problem"].get("k") == 4}
+    assert {(1, 3), (1, 2), (3, 4)} <= swaps
+
+
+# --------------------------------------------------------------------------- numbers
+
+NUM = re.compile(r"(?<![\w.^])(\d+(?:\.\d+)?)(?![\w.]*\()")
+
+
+def _answer_line_number(explanation: str) -> str:
+    lines = [ln for ln in explanation.splitlines() if ln.strip().startswith("Answer:")]
+    assert len(lines) == 1, "numeric explanations end with exactly one 'Answer:' line"
+    numbers = re.findall(r"(?<![\w.^/])(\d+(?:\.\d+)?)(?![\w.(/])", lines[0])
+    assert numbers, lines[0]
+    return numbers[-1]
+
+
+def _agrees(printed: str, value: float) -> bool:
+    decimals = len(printed.split(".")[1]) if "." in printed else 0
+    return abs(float(printed) - value) <= 0.5 * 10**-decimals + 1e-9
+
+
+# Questions whose point is knowing a library's gain convention: the prompt names the
+# library call instead of the gain.
+LIBRARY_DEFINES_GAIN = {"conv-sklearn-default-linear"}
+
+PROBLEM_QUESTIONS = [(s, q) for s, q in QUESTIONS if q["kind"] == "numeric" and "problem" in q]
+ANSWER_QUESTIONS = [(s, q) for s, q in QUESTIONS if q["kind"] == "numeric" and "answer" in q]
+
+
+@pytest.mark.parametrize("item", PROBLEM_QUESTIONS, ids=_qid)
+def test_problem_value(item):
+    stem, q = item
+    p, metric = q["problem"], q["metric"]
+    conv = p.get("gain", _defaults_gain(stem))
+    value = value_of(p, metric, _defaults_gain(stem))
+    if metric in ("ndcg", "rr", "precision", "hit", "delta_ndcg"):
+        assert 0.0 <= value <= 1.0
+    else:
+        assert value >= 0.0
+    if metric == "dcg":
+        kk = p.get("k") or len(p["relevance"])
+        assert value <= idcg(p.get("judged") or p["relevance"], kk, conv) + 1e-12
+    # the stated answer agrees with the recomputation, to its printed precision
+    printed = _answer_line_number(q["explanation"])
+    assert _agrees(printed, value), (printed, value)
+    # the prompt states what is needed: the ranked list, the cut-off and the gain
+    rel_text = "[" + ", ".join(map(str, p["relevance"])) + "]"
+    assert rel_text in q["prompt"], "ranked list missing from prompt"
+    k = p.get("k")
+    if k is not None and metric not in ("rr",):
+        assert f"@{k}" in q["prompt"], f"@{k} missing from prompt"
+    grades = list(p["relevance"]) + list(p.get("judged") or [])
+    if max(grades) > 1 and q["id"] not in LIBRARY_DEFINES_GAIN:
+        marker = "linear" if conv == "linear" else "2^rel - 1"
+        assert marker.lower() in q["prompt"].lower(), f"gain convention {conv!r} not stated"
+    if "swap" in p:
+        i, j = p["swap"]
+        assert f"ranks {i} and {j}" in q["prompt"] or f"ranks {i}\nand {j}" in q["prompt"]
+
+
+@pytest.mark.parametrize("item", PROBLEM_QUESTIONS, ids=_qid)
+def test_problem_value_matches_engine(item):
+    metrics = pytest.importorskip("drills.core.metrics")
+    questions = pytest.importorskip("drills.core.questions")
+    stem, q = item
+    p = q["problem"]
+    problem = questions.Problem(
+        relevance=tuple(p["relevance"]),
+        judged=tuple(p["judged"]) if p.get("judged") is not None else None,
+        k=p.get("k"),
+        gain=p.get("gain", _defaults_gain(stem)),
+        swap=tuple(p["swap"]) if "swap" in p else None,
+    )
+    engine = metrics.metric_value(problem, q["metric"]).value
+    assert engine == pytest.approx(value_of(p, q["metric"], _defaults_gain(stem)), abs=1e-12)
+
+
+@pytest.mark.parametrize("item", ANSWER_QUESTIONS, ids=_qid)
+def test_answer_expression(item):
+    _, q = item
+    value = safe_eval(q["answer"])
+    assert q["id"] in ANSWER_VALUES, "state this answer's value from the facts in ANSWER_VALUES"
+    assert value == pytest.approx(ANSWER_VALUES[q["id"]], abs=ANSWER_TOLERANCE.get(q["id"], 1e-12))
+    printed = _answer_line_number(q["explanation"])
+    assert _agrees(printed, value), (printed, value)
+
+
+def test_answer_expressions_parse_in_the_engine():
+    answers = pytest.importorskip("drills.core.answers")
+    for _, q in ANSWER_QUESTIONS:
+        parsed = answers.parse(q["answer"])
+        assert float(parsed.value if hasattr(parsed, "value") else parsed) == pytest.approx(
+            safe_eval(q["answer"]), abs=1e-12), q["id"]
+
+
+def test_answer_problems_recomputed():
+    for qid, (rel, judged, k) in ANSWER_PROBLEMS.items():
+        assert ndcg(rel, judged, k) == pytest.approx(ANSWER_VALUES[qid], abs=1e-12)
+        assert safe_eval(_by_id(qid)["answer"]) == pytest.approx(ndcg(rel, judged, k), abs=1e-12)
+
+
+def test_crossover_answer_derivation():
+    # smallest rank at which a grade-3 document contributes less than a grade-2 one at rank 1
+    rank = next(i for i in range(1, 100) if 7 * weight(i) < 3)
+    assert rank == ANSWER_VALUES["gain-vs-position-crossover"]
+    assert next(i for i in range(1, 100) if 3 * weight(i) < 2) == 2  # linear gain
+
+
+# Every decimal printed in the bank must be derivable here. Values beyond the
+# per-problem ones, each with its formula.
+def _extra_values() -> dict[str, float]:
+    ex = "exponential"
+    asc = sorted(W_JUDGED)
+    return {
+        "2^(7/3)": 2 ** (7 / 3),
+        "1 - 1/log2(3)": 1 - L,
+        "1/log2(10) - 1/log2(11)": weight(9) - weight(10),
+        "pair weight ratio ranks 1-2 vs 9-10": (1 - L) / (weight(9) - weight(10)),
+        "log2(11)/log2(6)": math.log2(11) / math.log2(6),
+        "1/2 - 1/log2(5)": 0.5 - weight(4),
+        "1/log2(3) - 1/log2(5)": L - weight(4),
+        "sum of weights ranks 1-4": sum(weight(i) for i in range(1, 5)),
+        "sklearn tied DCG (linear)": 1.5 * sum(weight(i) for i in range(1, 5)),
+        "sklearn tied NDCG (linear)": _sklearn_tie_average(W_REL),
+        "reversed-order NDCG (linear)": ndcg(list(reversed(W_REL)), W_JUDGED, 4, "linear"),
+        "IDCG@4 with ln": idcg(W_JUDGED, 4, ex, "ln"),
+        "DCG@4 with ln": dcg(W_REL, 4, ex, "ln"),
+        "log2(10)": math.log2(10),
+        "DCG@4 base 10": dcg(W_REL, 4) * math.log2(10),
+        "ascending IDCG@4": dcg(asc, 4),
+        "ascending-ideal NDCG@4": dcg(W_REL, 4) / dcg(asc, 4),
+        "inverted NDCG@4": idcg(W_JUDGED, 4) / dcg(W_REL, 4),
+        "DCG@4 / IDCG@2": dcg(W_REL, 4) / idcg(W_JUDGED, 2),
+        "pow2 NDCG@4": ndcg(W_REL, W_JUDGED, 4, "pow2"),
+        "31/15": 31 / 15,
+        "1/log2(11)": weight(10),
+    }
+
+
+# Numbers that are illustrative, not computed (a quoted scenario), per question.
+ILLUSTRATIVE = {"conv-cross-library-mismatch": {"0.82", "0.77"}}
+
+
+def _known_values() -> list[float]:
+    known: set[float] = set()
+    for i in range(1, 31):
+        for form in ("log2", "ln", "reciprocal", "log2_rank", "log2_offset"):
+            known.add(weight(i, form))
+            known.add(1 / weight(i, form))
+    gains = sorted({gain(r, c) for r in range(0, 6) for c in ("exponential", "linear", "pow2")})
+    for a in gains:
+        for b in gains:
+            if b:
+                known.add(a / b)
+        for i in range(1, 21):
+            known.add(a * weight(i))
+            known.add(a * weight(i, "ln"))
+    problems = [q["problem"] for _, q in QUESTIONS if q.get("problem")]
+    problems += [{"relevance": r, "judged": j, "k": k} for r, j, k in ANSWER_PROBLEMS.values()]
+    for p in problems:
+        rel = list(p["relevance"])
+        judged = list(p["judged"]) if p.get("judged") is not None else None
+        pool = rel if judged is None else judged
+        for conv in ("exponential", "linear"):
+            for k in range(1, max(len(pool), len(rel)) + 3):
+                known.update({dcg(rel, k, conv), idcg(pool, k, conv), ndcg(rel, judged, k, conv),
+                              dcg(rel, k, conv) / (idcg(pool, None, conv) or 1),  # untruncated ideal
+                              ndcg(rel, None, k, conv)})  # ideal from the retrieved list only
+                for j in range(1, len(rel) + 1):  # running sums and single contributions
+                    known.add(dcg(rel[:j], k, conv))
+                    known.add(gain(rel[j - 1], conv) * weight(j))
+                for j in range(1, len(pool) + 1):
+                    known.add(dcg(ideal(pool, None)[:j], k, conv))
+                for a, b in combinations(range(1, len(rel) + 1), 2):
+                    known.add(ndcg(swapped(rel, a, b), judged, k, conv))
+                    known.add(delta(rel, judged, k, conv, a, b))
+            known.update({rr(rel, None), precision(rel, None), precision(rel, p.get("k"))})
+    known.update(_extra_values().values())
+    return sorted(known)
+
+
+KNOWN = _known_values()
+
+
+def _texts(q: dict) -> list[str]:
+    out = [q.get("prompt", ""), q.get("explanation", ""), q.get("model_answer", "")]
+    out += q.get("hints", []) + q.get("key_points", [])
+    for o in q.get("options", []):
+        out += [o.get("text", ""), o.get("explanation", "")]
+    return [t for t in out if t]
+
+
+DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d{2,})(?![\w]|\.\d)")
+
+
+@pytest.mark.parametrize("item", QUESTIONS, ids=_qid)
+def test_every_printed_decimal_is_derivable(item):
+    _, q = item
+    allowed = ILLUSTRATIVE.get(q["id"], set())
+    unknown = []
+    for text in _texts(q):
+        for printed in DECIMAL.findall(text):
+            if printed in allowed:
+                continue
+            if not any(_agrees(printed, v) for v in KNOWN):
+                unknown.append(printed)
+    assert not unknown, f"decimals no formula in this test produces: {unknown}"
+
+
+def test_pack_descriptions_have_no_numbers():
+    for pack in PACKS.values():
+        assert not DECIMAL.findall(pack["pack"]["description"])
+
+
+def test_gain_ratio_is_never_quoted_as_2_3():
+    bad = re.compile(r"(?:rel|grade)[ -]?4\b[^.\n]{0,80}?(?<![Nn]ot )\b2\.3", re.I)
+    for _, q in QUESTIONS:
+        for text in _texts(q):
+            assert not bad.search(text), (q["id"], bad.search(text).group(0))
+    assert "15/7" in _by_id("gain-ratio-4-vs-3")["explanation"]
+
+
+def test_facts_appear_where_interviewers_expect_them():
+    """Key facts from the brief are actually taught somewhere in the bank."""
+    corpus = "\n".join(t for _, q in QUESTIONS for t in _texts(q))
+    for needle in ("15/7", "7/3", "log2(i + 1)", "IDCG = 0", "0.6309", "0.3333", "0.2129", "0.0786",
+                   "0.0517", "Precision@1", "Hit@1", "ndcg_burges", "LightGBM", "XGBoost",
+                   "scikit-learn", "trec_eval", "ranx", "cancel"):
+        assert needle in corpus, needle
