@@ -1,0 +1,116 @@
+"""SQLite connection handling: WAL, a busy timeout, BEGIN IMMEDIATE writes, corrupt-file recovery.
+
+Two drills processes may write at once (a quiz in one terminal, ``drills review`` in
+another). A deferred BEGIN that reads and then writes can fail with SQLITE_BUSY that the
+busy timeout cannot fix, so every write takes the write lock up front (``write``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+BUSY_TIMEOUT_MS = 10_000
+
+# SQLITE_CORRUPT and SQLITE_NOTADB: the file itself is bad, not merely locked or unwritable.
+_CORRUPT_CODES = {11, 26}
+_CORRUPT_TEXT = ("file is not a database", "malformed", "file is encrypted")
+
+
+class StoreError(Exception):
+    """A one-line, user-facing problem with the history database or its directory."""
+
+
+def utc_text(when: datetime | None = None) -> str:
+    """A UTC timestamp as fixed-width ISO text, so text order is time order in SQL."""
+    when = datetime.now(timezone.utc) if when is None else when
+    if when.tzinfo is None:  # naive datetimes are taken to be UTC already
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def parse_utc(text: str) -> datetime:
+    """The inverse of ``utc_text``: an aware UTC datetime."""
+    when = datetime.fromisoformat(text)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc)
+
+
+def is_corrupt(exc: BaseException) -> bool:
+    """True when an error means the database file is damaged (move it aside), not busy/unwritable."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in _CORRUPT_CODES
+    if isinstance(exc, sqlite3.OperationalError):
+        return False
+    return any(text in str(exc).lower() for text in _CORRUPT_TEXT)
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open ``path`` in autocommit mode (we BEGIN ourselves) with a busy timeout.
+
+    Nothing is read yet: ``configure`` makes the first query, which is what reveals a
+    file that is not a database.
+    """
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def configure(conn: sqlite3.Connection) -> None:
+    """WAL, durable commits, foreign keys, and a first read of the schema."""
+    conn.execute("PRAGMA journal_mode = WAL").fetchone()
+    # FULL: a recorded answer survives a power cut too; one fsync per answer is nothing.
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+
+
+@contextmanager
+def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error); joins an open transaction instead."""
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def check_writable(conn: sqlite3.Connection) -> None:
+    """Take and release the write lock: fails now on a read-only file, not mid-quiz."""
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("ROLLBACK")
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged db (and its -wal/-shm) to ``<name>.corrupt-<UTC timestamp>``."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    os.replace(path, target)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    return target

@@ -1,0 +1,241 @@
+"""The Store: sessions and graded attempts, each committed before the quiz moves on.
+
+An attempt is written (with its review-card update) in one BEGIN IMMEDIATE transaction,
+so a crash or ``kill -9`` mid-session loses at most the answer being typed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from drills.store.db import (
+    StoreError,
+    check_writable,
+    configure,
+    connect,
+    is_corrupt,
+    move_aside,
+    utc_text,
+    write,
+)
+from drills.store.migrations import migrate
+
+VERDICTS: tuple[str, ...] = ("correct", "close", "wrong", "skipped", "timeout")
+SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
+MODES: tuple[str, ...] = ("practice", "mock", "review")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One graded answer.
+
+    ``verdict`` is one of VERDICTS. A self-graded concept question stores its grade in
+    ``self_grade`` (again|hard|good|easy) with verdict "correct" for good/easy and
+    "wrong" for again/hard, so accuracy stats need no special case.
+    ``answered_at`` is UTC (a naive datetime is taken as UTC); None means now.
+    """
+
+    question_id: str
+    topic: str
+    kind: str
+    verdict: str
+    given: str | None
+    expected: str | None
+    expected_value: float | None
+    misconceptions: tuple[str, ...]
+    seconds: float
+    generator: str | None = None
+    params: dict | None = field(default=None, hash=False)
+    self_grade: str | None = None
+    answered_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {self.verdict!r}")
+        if self.self_grade is not None and self.self_grade not in SELF_GRADES:
+            raise ValueError(f"self_grade must be one of {', '.join(SELF_GRADES)}, "
+                             f"not {self.self_grade!r}")
+        if not isinstance(self.misconceptions, tuple):
+            object.__setattr__(self, "misconceptions", tuple(self.misconceptions))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+
+
+def _row(session_id: int, a: Attempt) -> tuple[Any, ...]:
+    return (
+        session_id, a.question_id, a.topic, a.kind, a.generator,
+        None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
+        None if a.expected_value is None else float(a.expected_value),
+        _json(list(a.misconceptions)), float(a.seconds), a.self_grade, utc_text(a.answered_at),
+    )
+
+
+_INSERT = """INSERT INTO attempts(session_id, question_id, topic, kind, generator, params,
+    verdict, given, expected, expected_value, misconceptions, seconds, self_grade, answered_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+
+
+class Store:
+    """The history database under DRILLS_HOME. Every method raises StoreError on failure."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, notice: str | None = None) -> None:
+        self.conn = conn
+        self.path = path
+        self.notice: str | None = notice
+
+    @classmethod
+    def open(cls, home: Path | None = None) -> Store:
+        """Create the home dir and database, migrate, and prove it is writable now.
+
+        Fails with StoreError before a quiz starts rather than losing its first answer.
+        A damaged file is moved aside and a fresh one created; ``notice`` says where.
+        """
+        from drills import paths
+
+        home = Path(home) if home is not None else paths.home()
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise StoreError(f"cannot create the drills directory {home}: {reason} "
+                             "(set DRILLS_HOME to a writable directory)") from None
+        path = home / "drills.db"
+        notice = None
+        try:
+            conn = cls._open_checked(path)
+        except _Corrupt as bad:
+            notice = (f"The history database was damaged ({bad.error}); it was moved to "
+                      f"{bad.moved} and a fresh one started.")
+            try:
+                conn = cls._open_checked(path)
+            except (sqlite3.DatabaseError, _Corrupt) as exc:
+                raise _unwritable(path, exc) from None
+        except sqlite3.DatabaseError as exc:
+            raise _unwritable(path, exc) from None
+        return cls(conn, path, notice)
+
+    @staticmethod
+    def _open_checked(path: Path) -> sqlite3.Connection:
+        """Connect, migrate and prove writable; a damaged file is moved aside (_Corrupt)."""
+        conn = connect(path)
+        try:
+            configure(conn)
+            migrate(conn)
+            check_writable(conn)
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):
+                conn.close()
+                raise
+            # Move while still open: closing the connection deletes the -wal/-shm files,
+            # and the -wal may hold the last answers.
+            try:
+                moved = move_aside(path)
+            except OSError:  # e.g. Windows will not rename open files: close, then move
+                conn.close()
+                try:
+                    moved = move_aside(path)
+                except OSError as move_exc:
+                    raise StoreError(f"the history database {path} is damaged and could not "
+                                     f"be moved aside: {move_exc.strerror or move_exc}") from None
+            conn.close()
+            raise _Corrupt(moved, exc) from exc
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def start_session(self, mode: str, seed: int | None, options: Mapping[str, Any]) -> int:
+        """Record a new session and return its id."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        with self._writing() as conn:
+            cur = conn.execute(
+                "INSERT INTO sessions(mode, seed, options, started_at) VALUES (?, ?, ?, ?)",
+                (mode, seed, _json(dict(options)), utc_text()))
+            return int(cur.lastrowid or 0)
+
+    def record_attempt(self, session_id: int, attempt: Attempt) -> None:
+        """Save one answer and reschedule its review card; committed before returning."""
+        from drills.store.review import update_review
+
+        with self._writing() as conn:
+            conn.execute(_INSERT, _row(session_id, attempt))
+            update_review(self, attempt)
+
+    def record_attempts(self, session_id: int, attempts: Iterable[Attempt],
+                        *, review: bool = True) -> int:
+        """Bulk insert (imports, benchmarks) in one transaction; returns how many."""
+        from drills.store.review import update_review
+
+        n = 0
+        with self._writing() as conn:
+            for attempt in attempts:
+                conn.execute(_INSERT, _row(session_id, attempt))
+                if review:
+                    update_review(self, attempt)
+                n += 1
+        return n
+
+    def end_session(self, session_id: int, score: int, total: int,
+                    report: Mapping[str, Any]) -> None:
+        """Close a session with its final score and report."""
+        with self._writing() as conn:
+            cur = conn.execute(
+                "UPDATE sessions SET ended_at = ?, score = ?, total = ?, report = ? WHERE id = ?",
+                (utc_text(), score, total, _json(dict(report)), session_id))
+            if cur.rowcount != 1:
+                raise StoreError(f"no session with id {session_id} in {self.path}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _writing(self) -> _Writing:
+        return _Writing(self)
+
+
+class _Writing:
+    """``write`` that turns sqlite3 errors into one-line StoreErrors for the quiz to show."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cm = write(store.conn)
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            return self._cm.__enter__()
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not save to {self.store.path}: {exc}") from exc
+
+    def __exit__(self, et: Any, exc: Any, tb: Any) -> bool:
+        try:
+            suppressed = bool(self._cm.__exit__(et, exc, tb))
+        except sqlite3.Error as err:
+            raise StoreError(f"could not save to {self.store.path}: {err}") from err
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(f"could not save to {self.store.path}: {exc}") from exc
+        return suppressed
+
+
+class _Corrupt(Exception):
+    def __init__(self, moved: Path, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.moved, self.error = moved, error
+
+
+def _unwritable(path: Path, exc: BaseException) -> StoreError:
+    return StoreError(f"cannot open the history database {path} for writing: {exc} "
+                      "(set DRILLS_HOME to a writable directory)")

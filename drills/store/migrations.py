@@ -1,0 +1,127 @@
+"""Schema migrations: an append-only list, applied names recorded in the ``migrations`` table.
+
+Never edit or reorder a released migration; add a new one at the end. A migration is
+SQL text (one or more statements) or a callable taking the connection. All pending
+migrations run in one BEGIN IMMEDIATE transaction, so two processes opening a fresh
+database at once do not both apply them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from drills.store.db import utc_text, write
+
+Step = str | Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: list[tuple[str, Step]] = []
+
+
+def migration(name: str, step: Step) -> None:
+    """Register ``step`` under ``name``; names are permanent ids."""
+    if any(existing == name for existing, _ in MIGRATIONS):
+        raise ValueError(f"duplicate migration name {name!r}")
+    MIGRATIONS.append((name, step))
+
+
+migration("001_sessions_attempts", """
+CREATE TABLE sessions (
+    id          INTEGER PRIMARY KEY,
+    mode        TEXT NOT NULL,
+    seed        INTEGER,
+    options     TEXT NOT NULL DEFAULT '{}',
+    started_at  TEXT NOT NULL,
+    ended_at    TEXT,
+    score       INTEGER,
+    total       INTEGER,
+    report      TEXT
+);
+CREATE TABLE attempts (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES sessions(id),
+    question_id     TEXT NOT NULL,
+    topic           TEXT NOT NULL,
+    kind            TEXT NOT NULL,
+    generator       TEXT,
+    params          TEXT,
+    verdict         TEXT NOT NULL,
+    given           TEXT,
+    expected        TEXT,
+    expected_value  REAL,
+    misconceptions  TEXT NOT NULL DEFAULT '[]',
+    seconds         REAL NOT NULL DEFAULT 0,
+    self_grade      TEXT,
+    answered_at     TEXT NOT NULL
+);
+CREATE INDEX attempts_session ON attempts(session_id);
+-- Covering index for the one summary scan of `drills stats` (by topic, kind, verdict, time).
+CREATE INDEX attempts_summary ON attempts(topic, kind, verdict, seconds);
+CREATE INDEX attempts_verdict ON attempts(verdict);
+CREATE INDEX attempts_answered_at ON attempts(answered_at);
+CREATE INDEX attempts_with_misconceptions ON attempts(topic, misconceptions)
+    WHERE misconceptions != '[]';
+""")
+
+migration("002_review_cards", """
+CREATE TABLE review_cards (
+    item_key    TEXT PRIMARY KEY,
+    card        TEXT NOT NULL,
+    due         TEXT NOT NULL,
+    reviews     INTEGER NOT NULL DEFAULT 0,
+    updated_at  TEXT NOT NULL
+);
+CREATE INDEX review_cards_due ON review_cards(due);
+""")
+
+
+def _statements(sql: str) -> list[str]:
+    """Split SQL text into complete statements (executescript would COMMIT our transaction)."""
+    out: list[str] = []
+    buf = ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {buf.strip()[:60]!r}")
+    return out
+
+
+def _applied(conn: sqlite3.Connection) -> set[str]:
+    try:
+        return {row[0] for row in conn.execute("SELECT name FROM migrations")}
+    except sqlite3.OperationalError as exc:  # no migrations table yet
+        if "no such table" in str(exc):
+            return set()
+        raise
+
+
+def pending(conn: sqlite3.Connection) -> list[str]:
+    """Names of migrations not yet applied to ``conn``'s database."""
+    done = _applied(conn)
+    return [name for name, _ in MIGRATIONS if name not in done]
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations in order; returns the names applied (usually none)."""
+    if not pending(conn):  # the common case: a read, no write lock
+        return []
+    applied: list[str] = []
+    with write(conn):
+        conn.execute("CREATE TABLE IF NOT EXISTS migrations "
+                     "(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        done = _applied(conn)  # re-read under the lock: another process may have won
+        for name, step in MIGRATIONS:
+            if name in done:
+                continue
+            if callable(step):
+                step(conn)
+            else:
+                for statement in _statements(step):
+                    conn.execute(statement)
+            conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
+                         (name, utc_text()))
+            applied.append(name)
+    return applied

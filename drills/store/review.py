@@ -1,0 +1,125 @@
+"""Spaced review with FSRS: one card per item, rescheduled on every recorded attempt.
+
+Item keys: a fixed question is ``q:<question id>``; a generated question is
+``skill:<generator>:<topic>``, so a due skill is served as a fresh variant rather than
+the same numbers again.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
+
+from fsrs import Card, Rating, Scheduler
+
+from drills.store.db import parse_utc, utc_text, write
+
+if TYPE_CHECKING:
+    from drills.store.history import Attempt, Store
+
+# Fuzzing spreads long intervals by a few days so reviews do not bunch up; tests turn it off.
+ENABLE_FUZZING = True
+# A diagnosed wrong formula is a known slip worth correcting at once: due no later than this.
+MISCONCEPTION_DELAY = timedelta(0)
+
+_VERDICT_RATING = {
+    "correct": Rating.Good,
+    "close": Rating.Again,
+    "wrong": Rating.Again,
+    "timeout": Rating.Again,
+    "skipped": Rating.Again,
+}
+_SELF_GRADE_RATING = {
+    "again": Rating.Again,
+    "hard": Rating.Hard,
+    "good": Rating.Good,
+    "easy": Rating.Easy,
+}
+
+
+def item_key(attempt: Attempt) -> str:
+    """The review item an attempt exercises (see the module docstring)."""
+    if attempt.generator:
+        return f"skill:{attempt.generator}:{attempt.topic}"
+    return f"q:{attempt.question_id}"
+
+
+def rating_for(attempt: Attempt) -> Rating:
+    """A self-grade maps directly; otherwise anything short of correct is Again."""
+    if attempt.self_grade is not None:
+        return _SELF_GRADE_RATING[attempt.self_grade]
+    return _VERDICT_RATING[attempt.verdict]
+
+
+def scheduler() -> Scheduler:
+    return Scheduler(enable_fuzzing=ENABLE_FUZZING)
+
+
+def card_id(key: str) -> int:
+    """A stable card id from the key: fsrs would otherwise derive one from the clock."""
+    return zlib.crc32(key.encode("utf-8")) + 1
+
+
+def load_card(store: Store, key: str) -> Card | None:
+    row = store.conn.execute("SELECT card FROM review_cards WHERE item_key = ?", (key,)).fetchone()
+    return None if row is None else Card.from_dict(json.loads(row[0]))
+
+
+def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None) -> Card:
+    """Review the attempt's card (creating it on first sight) and store the new schedule.
+
+    Joins the caller's transaction when there is one, so an attempt and its card
+    update commit together. The review time is the attempt's ``answered_at``.
+    """
+    when = now or attempt.answered_at or datetime.now(timezone.utc)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    when = when.astimezone(timezone.utc)
+    key = item_key(attempt)
+    with write(store.conn):
+        card = load_card(store, key) or Card(card_id=card_id(key), due=when)
+        card, _log = scheduler().review_card(card, rating_for(attempt), when)
+        if attempt.misconceptions and attempt.self_grade is None:
+            card.due = min(card.due, when + MISCONCEPTION_DELAY)
+        store.conn.execute(
+            """INSERT INTO review_cards(item_key, card, due, reviews, updated_at)
+               VALUES (?, ?, ?, 1, ?)
+               ON CONFLICT(item_key) DO UPDATE SET card = excluded.card, due = excluded.due,
+                   reviews = reviews + 1, updated_at = excluded.updated_at""",
+            (key, json.dumps(card.to_dict()), utc_text(card.due), utc_text(when)))
+    return card
+
+
+def due_items(store: Store, now: datetime | None = None, limit: int | None = None) -> list[str]:
+    """Keys due at ``now`` (default: now), most overdue first."""
+    sql = "SELECT item_key FROM review_cards WHERE due <= ? ORDER BY due, item_key"
+    args: tuple[object, ...] = (utc_text(now),)
+    if limit is not None:
+        sql += " LIMIT ?"
+        args += (max(0, int(limit)),)
+    return [row[0] for row in store.conn.execute(sql, args)]
+
+
+def due_count(store: Store, now: datetime | None = None) -> int:
+    row = store.conn.execute("SELECT count(*) FROM review_cards WHERE due <= ?",
+                             (utc_text(now),)).fetchone()
+    return int(row[0])
+
+
+def next_due(store: Store, after: datetime | None = None) -> datetime | None:
+    """When the next card falls due (after ``after`` if given; else the earliest at all)."""
+    if after is None:
+        row = store.conn.execute("SELECT min(due) FROM review_cards").fetchone()
+    else:
+        row = store.conn.execute("SELECT min(due) FROM review_cards WHERE due > ?",
+                                 (utc_text(after),)).fetchone()
+    return None if row is None or row[0] is None else parse_utc(row[0])
+
+
+def forget(store: Store, key: str) -> bool:
+    """Drop a card (its question left the packs); True if there was one."""
+    with write(store.conn):
+        cur = store.conn.execute("DELETE FROM review_cards WHERE item_key = ?", (key,))
+    return cur.rowcount > 0
