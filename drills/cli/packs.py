@@ -1,0 +1,146 @@
+"""``drills packs``: list, validate and start question packs (thin over drills.packs)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+from pathlib import Path
+
+import click
+
+from drills.cli.common import Exit, fail
+
+# subcommand -> "module:attribute"; ``lint`` lives in its own module (imported on use).
+PACK_COMMANDS: dict[str, str] = {
+    "list": "drills.cli.packs:list_packs",
+    "validate": "drills.cli.packs:validate",
+    "new": "drills.cli.packs:new",
+    "lint": "drills.cli.packs_lint:lint",
+}
+
+
+class LazyPacksGroup(click.Group):
+    """Subcommands imported on first use; a module not (yet) present is simply not listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name, target in PACK_COMMANDS.items() if _exists(target))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = PACK_COMMANDS.get(cmd_name)
+        if target is None or not _exists(target):
+            return None
+        module_name, attr = target.split(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+
+def _exists(target: str) -> bool:
+    try:
+        return importlib.util.find_spec(target.split(":")[0]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@click.group(cls=LazyPacksGroup)
+def packs() -> None:
+    """List, check and create question packs (YAML files; see docs/packs.md).
+
+    \b
+    Packs load from: the built-in packs, $DRILLS_HOME/packs, each --pack PATH,
+    then packs installed by other Python packages ("drills.packs" entry points).
+    """
+
+
+@click.command("list")
+@click.option("--pack", "extra", multiple=True, type=click.Path(exists=True),
+              help="Also load this pack file or folder (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {packs: [...], errors: [...]}.")
+def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
+    """Show every pack drills would load: name, version, source, questions, topics.
+
+    A broken pack is skipped and named on stderr in one line; run
+    `drills packs validate PATH` to see all of its problems.
+    """
+    from drills.packs import discover
+
+    catalog = discover(extra)
+    if as_json:
+        click.echo(json.dumps({
+            "packs": [{"name": p.name, "version": p.version, "source": p.source, "path": p.path,
+                       "questions": p.questions, "topics": list(p.topics), "description": p.description}
+                      for p in catalog.packs],
+            "errors": [str(e) for e in catalog.errors],
+        }, indent=2))
+    elif catalog.packs:
+        rows = [("NAME", "VERSION", "SOURCE", "QUESTIONS", "TOPICS")]
+        rows += [(p.name, p.version, p.source, str(p.questions), ", ".join(p.topics)) for p in catalog.packs]
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            click.echo("  ".join([*(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)), r[4]]).rstrip())
+    else:
+        from drills.paths import packs_dir
+
+        click.echo(f"no packs found (put .yaml packs in {packs_dir()} or pass --pack PATH)", err=True)
+    if not as_json:
+        for error in catalog.errors:
+            click.echo(str(error), err=True)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+def validate(paths: tuple[str, ...]) -> None:
+    """Check pack files (or folders of them) and print every problem as file:line: field: message.
+
+    Exit codes: 0 every pack is valid, 1 problems were found, 2 a PATH does not exist.
+    """
+    from drills.packs import cross_pack_errors, load_paths
+
+    loaded, errors = load_paths(paths)
+    for pack in loaded:
+        errors.extend(pack.errors)
+    errors.extend(cross_pack_errors(loaded))
+    for error in errors:
+        click.echo(str(error))
+    if errors:
+        files = len({e.path for e in errors})
+        click.echo(f"{_plural(len(errors), 'error')} in {_plural(files, 'file')}")
+        raise SystemExit(int(Exit.FAILED))
+    questions = sum(len(p.questions) for p in loaded)
+    click.echo(f"ok: {_plural(len(loaded), 'pack')}, {_plural(questions, 'question')}")
+
+
+@click.command()
+@click.argument("name")
+@click.option("--output", "-o", type=click.Path(dir_okay=True, path_type=Path), default=None,
+              help="File to write, or a folder to write NAME.yaml into (default: ./NAME.yaml).")
+def new(name: str, output: Path | None) -> None:
+    """Write a commented starter pack NAME.yaml with one question of each kind.
+
+    Never overwrites a file. Check your edits with `drills packs validate NAME.yaml`.
+    """
+    from drills.packs import starter_pack
+    from drills.packs.schema import NAME_RE
+    from drills.paths import packs_dir
+
+    for suffix in (".yaml", ".yml"):
+        name = name.removesuffix(suffix)
+    if not NAME_RE.fullmatch(name):
+        fail(f"pack name {name!r} may use only lowercase letters a-z, digits and -")
+    target = output if output is not None else Path(f"{name}.yaml")
+    if target.is_dir():
+        target = target / f"{name}.yaml"
+    text = starter_pack(name, filename=str(target), packs_dir=str(packs_dir()))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("x", encoding="utf-8") as fh:  # "x": never overwrite, even in a race
+            fh.write(text)
+    except FileExistsError:
+        fail(f"{target} already exists; not overwriting it (choose another NAME or --output)", Exit.FAILED)
+    except OSError as exc:
+        fail(f"cannot write {target}: {exc.strerror or exc}", Exit.FAILED)
+    click.echo(f"wrote {target}: a starter pack with one question of each kind")
+    click.echo(f"edit it, then check it with: drills packs validate {target}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -1,0 +1,143 @@
+"""Find every pack the quiz can use, in a fixed order, skipping broken ones.
+
+Order: built-in packs, the user's folder ($DRILLS_HOME/packs), each ``--pack``
+path, then packs installed by other distributions through the ``drills.packs``
+entry-point group. A broken pack costs one line in ``Catalog.errors`` and is
+skipped; the others still load. An id already taken by an earlier pack is
+skipped too (earlier wins), so a user pack can never shadow a built-in one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from drills.core.questions import Question
+from drills.packs.errors import PackError
+from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack
+from drills.paths import builtin_packs_dir, packs_dir
+
+ENTRY_POINT_GROUP = "drills.packs"
+SOURCES = ("builtin", "user", "path", "entry-point")
+
+
+@dataclass(frozen=True)
+class PackInfo:
+    """One loaded pack, as ``drills packs list`` shows it."""
+
+    name: str
+    version: str
+    source: str  # builtin | user | path | entry-point
+    path: str
+    questions: int
+    topics: tuple[str, ...]
+    description: str = ""
+
+
+@dataclass
+class Catalog:
+    packs: list[PackInfo] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    errors: list[PackError] = field(default_factory=list)
+
+    def by_id(self) -> dict[str, Question]:
+        return {q.id: q for q in self.questions}
+
+
+def summarize(pack: LoadedPack) -> PackError:
+    """One line for a broken pack: its first problem and how to see the rest."""
+    first = pack.errors[0]
+    more = f"{len(pack.errors)} problems, first shown" if len(pack.errors) > 1 else "1 problem"
+    return PackError(first.path, first.line, first.field,
+                     f"{first.message} [pack skipped: {more}; run `drills packs validate {pack.path}`]")
+
+
+def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool = True) -> Catalog:
+    """Load the built-in, user, ``extra`` and installed packs into one Catalog."""
+    catalog = Catalog()
+    ids: dict[str, Question] = {}
+    names: dict[str, str] = {}
+    seen: set[Path] = set()
+
+    def add(source: str, paths: Iterable[str | os.PathLike[str]], report_missing: bool) -> None:
+        files, errors = expand(paths)
+        if report_missing:
+            catalog.errors.extend(errors)
+        for f in files:
+            key = f.resolve()
+            if key in seen:  # e.g. --pack pointing into the user folder
+                continue
+            seen.add(key)
+            _admit(catalog, load_pack(f, builtin=source == "builtin"), source, ids, names)
+
+    builtin = builtin_packs_dir()
+    if builtin is not None:
+        add("builtin", [builtin], report_missing=False)
+    user = packs_dir()
+    if user.is_dir():
+        add("user", [user], report_missing=False)
+    add("path", extra, report_missing=True)
+    if entry_points:
+        for paths in _entry_point_paths(catalog.errors):
+            add("entry-point", paths, report_missing=True)
+    return catalog
+
+
+def _admit(catalog: Catalog, pack: LoadedPack, source: str,
+           ids: dict[str, Question], names: dict[str, str]) -> None:
+    if pack.errors or pack.meta is None:
+        if pack.errors:
+            catalog.errors.append(summarize(pack))
+        return
+    meta = pack.meta
+    if meta.name in names:
+        catalog.errors.append(PackError(pack.path, meta.line, "pack.name",
+                                        f"pack name {meta.name!r} is already loaded from "
+                                        f"{names[meta.name]} [pack skipped; rename it]"))
+        return
+    names[meta.name] = pack.path
+    kept: list[Question] = []
+    for q in pack.questions:
+        first = ids.get(q.id)
+        if first is not None:
+            catalog.errors.append(duplicate_id(q, first))
+            continue
+        ids[q.id] = q
+        kept.append(q)
+    catalog.questions.extend(kept)
+    topics = tuple(sorted({q.topic for q in kept}))
+    catalog.packs.append(PackInfo(meta.name, meta.version, source, pack.path, len(kept), topics,
+                                  meta.description))
+
+
+def _entry_point_paths(errors: list[PackError]) -> list[list[str]]:
+    """Paths from installed ``drills.packs`` entry points; a failing one is an error, not a crash."""
+    from importlib.metadata import entry_points
+
+    found: list[list[str]] = []
+    try:
+        eps = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    except Exception as exc:  # a broken distribution's metadata must not stop the quiz
+        errors.append(PackError(f"entry points {ENTRY_POINT_GROUP}", 0, "", f"cannot list: {exc}"))
+        return found
+    for ep in eps:
+        label = f"entry point {ep.name} ({ep.value})"
+        try:
+            target: Any = ep.load()
+            if callable(target):
+                target = target()
+            found.append(_as_paths(target))
+        except Exception as exc:  # third-party code: report and go on
+            errors.append(PackError(label, 0, "", f"failed: {type(exc).__name__}: {exc}"))
+    return found
+
+
+def _as_paths(target: Any) -> list[str]:
+    if isinstance(target, (str, os.PathLike)):
+        return [os.fspath(target)]
+    if isinstance(target, (list, tuple)) and all(isinstance(t, (str, os.PathLike)) for t in target):
+        return [os.fspath(t) for t in target]
+    raise TypeError(f"expected a path or a list of paths, got {type(target).__name__}")

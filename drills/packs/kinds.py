@@ -1,0 +1,236 @@
+"""The fields each question kind adds, checked and converted (see schema.py).
+
+Each check returns the Question fields it owns; problems go through the Checker,
+so they carry the file, line and field like every other pack error.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from drills.core import metrics as _metrics
+from drills.core.questions import GAINS, METRICS, Option, Problem
+from drills.packs.errors import FieldPath, suggest
+from drills.packs.yamlsafe import INVALID
+
+if TYPE_CHECKING:
+    from drills.packs.schema import Checker, PackMeta
+
+# The exact engine's own limits, so a pack that loads can always be computed.
+MAX_LIST, MAX_GRADE = _metrics.MAX_LIST, _metrics.MAX_RELEVANCE
+PROBLEM_FIELDS = ("relevance", "judged", "k", "gain", "swap")
+OPTION_FIELDS = ("text", "correct", "explanation")
+
+Check = Callable[["Checker", dict, FieldPath, "PackMeta | None"], dict[str, Any]]
+
+
+def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+    """Either an exact ``answer`` or a ``problem`` + ``metric`` the engine solves."""
+    out: dict[str, Any] = {"unit": c.text(item, p, "unit")}
+    has_answer, has_problem = "answer" in item, "problem" in item
+    if has_answer and has_problem:
+        c.err((*p, "answer"), "give either `answer` or `problem` + `metric`, not both")
+        return out
+    if has_answer:
+        if "metric" in item:
+            c.err((*p, "metric"), "`metric` goes with `problem`; an `answer` is already the value")
+        out["answer"] = _answer(c, item["answer"], (*p, "answer"))
+        return out
+    if not has_problem:
+        c.err(p, "a numeric question needs `answer: \"...\"` or `problem:` + `metric:`")
+        return out
+    metric = c.choice(item, p, "metric", METRICS, required=True)
+    problem = _problem(c, item["problem"], (*p, "problem"), meta.gain if meta else "exponential")
+    if problem is not None and metric is not None:
+        if metric == "delta_ndcg" and problem.swap is None:
+            c.err((*p, "problem"), "metric delta_ndcg needs `swap: [i, j]` (two 1-based ranks)")
+        elif metric != "delta_ndcg" and problem.swap is not None:
+            c.err((*p, "problem", "swap"), "`swap` is only used by metric delta_ndcg")
+    out.update(problem=problem, metric=metric)
+    return out
+
+
+def _answer(c: Checker, value: Any, p: FieldPath) -> str | None:
+    if value is INVALID:
+        return None
+    if value is None:
+        c.err(p, "`answer` is empty; write it in quotes, e.g. answer: \"15/7\"")
+        return None
+    typed = c.doc.text(p, value)
+    if isinstance(value, bool):
+        c.err(p, f"YAML 1.1 read {typed} as the boolean {str(value).lower()}; write '{typed}' in quotes")
+        return None
+    if isinstance(value, float):
+        if typed != repr(value) and typed.lower() not in (".inf", "-.inf", ".nan"):
+            why = f"YAML read {typed} as the float {value!r}, losing what you wrote"
+        else:
+            why = f"YAML read {typed} as a binary float, which is not exact"
+        c.err(p, f"{why}; write the answer in quotes: answer: \"{typed}\"")
+        return None
+    if isinstance(value, int):
+        if typed != str(value):  # 0x10, 0o17, 1_000, 12:30 (YAML 1.1 base 60)
+            c.err(p, f"YAML read {typed} as the number {value}; write the answer in quotes: answer: \"{typed}\"")
+            return None
+        value = str(value)
+    if not isinstance(value, str):
+        c.err(p, f"`answer` must be text such as \"15/7\" or \"0.7592\", got {c.doc.text(p, value)!r}")
+        return None
+    problem = _syntax_problem(value)
+    if problem is not None:
+        c.err(p, f"not a valid answer expression: {problem}")
+        return None
+    return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _syntax_problem(text: str) -> str | None:
+    """check_syntax's complaint about ``text``, if any (cached: packs repeat answers)."""
+    from drills.core.answers import AnswerError, check_syntax  # no sympy: syntax only
+
+    try:
+        check_syntax(text)
+    except AnswerError as exc:
+        return str(exc)
+    return None
+
+
+def _grades(c: Checker, value: Any, p: FieldPath, *, required: bool) -> tuple[int, ...] | None:
+    if value is INVALID:
+        return None
+    if value is None:
+        if required:
+            c.err(p, "`relevance` is required: the grades in ranked order, e.g. [2, 1, 3, 0]")
+        return None
+    if not isinstance(value, list) or not value or len(value) > MAX_LIST:
+        c.err(p, f"expected a list of 1 to {MAX_LIST} relevance grades, e.g. [2, 1, 3, 0]")
+        return None
+    ok = True
+    for i, grade in enumerate(value):
+        ok = c.integer(grade, (*p, i), minimum=0, maximum=MAX_GRADE) is not None and ok
+    return tuple(value) if ok else None
+
+
+def _problem(c: Checker, value: Any, p: FieldPath, default_gain: str) -> Problem | None:
+    m = c.mapping(value, p, PROBLEM_FIELDS, "problem")
+    if m is None:
+        return None
+    relevance = _grades(c, m.get("relevance"), (*p, "relevance"), required=True)
+    judged = _grades(c, m.get("judged"), (*p, "judged"), required=False)
+    k = None
+    if m.get("k") is not None:
+        k = c.integer(m["k"], (*p, "k"), minimum=1)
+        if k is None:
+            return None
+    gain = c.choice(m, p, "gain", GAINS, default_gain)
+    swap: tuple[int, int] | None = None
+    if relevance is not None and m.get("swap") is not None:
+        raw = m["swap"]
+        if raw is INVALID:
+            return None
+        if not isinstance(raw, list) or len(raw) != 2:
+            c.err((*p, "swap"), "`swap` must be two 1-based ranks, e.g. swap: [1, 3]")
+            return None
+        ranks = [c.integer(r, (*p, "swap", i), minimum=1, maximum=len(relevance)) for i, r in enumerate(raw)]
+        if None in ranks:
+            return None
+        if ranks[0] == ranks[1]:
+            c.err((*p, "swap"), "`swap` needs two different ranks")
+            return None
+        swap = (ranks[0], ranks[1])
+    if relevance is None or gain is None or ("judged" in m and judged is None):
+        return None
+    if judged is not None and not Counter(relevance) <= Counter(judged):
+        missing = Counter(relevance) - Counter(judged)
+        c.err((*p, "judged"), "`judged` is the query's whole judged pool, so it must contain every ranked "
+                              f"grade; missing: {sorted(missing.elements())}")
+        return None
+    return Problem(relevance, judged, k, gain, swap)
+
+
+def _kind(value: Any) -> str:
+    return "a mapping" if isinstance(value, dict) else f"{type(value).__name__} {value!r}"
+
+
+def choice(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+    """At least two options, at least one correct, each explained when it is picked."""
+    raw = item.get("options")
+    q = (*p, "options")
+    if raw is INVALID:
+        return {"options": None}
+    if raw is not None and not isinstance(raw, list):
+        c.err(q, f"`options` must be a list (- text: ...), got {_kind(raw)}")
+        return {"options": None}
+    if not raw or len(raw) < 2:
+        c.err(q if "options" in item else p, "a choice question needs `options:` with at least two options")
+        return {"options": None}
+    options: list[Option] = []
+    seen: dict[str, int] = {}
+    ok = True
+    for i, entry in enumerate(raw):
+        o = (*q, i)
+        m = c.mapping(entry, o, OPTION_FIELDS, "an option")
+        if m is None:
+            ok = False
+            continue
+        text = c.text(m, o, "text", required=True)
+        explanation = c.text(m, o, "explanation")
+        correct = m.get("correct", False)
+        if correct is not INVALID and not isinstance(correct, bool):
+            c.err((*o, "correct"), f"`correct` must be true or false (no quotes), got {c.doc.text((*o, 'correct'), correct)!r}")
+            ok = False
+        if text is None or correct is INVALID or ("explanation" in m and explanation is None):
+            ok = False
+            continue
+        if text in seen:
+            c.err((*o, "text"), f"the same option text appears twice (first at line {seen[text]})")
+            ok = False
+        seen[text] = c.doc.line(o)
+        options.append(Option(text, correct is True, explanation))
+    if ok and not any(opt.correct for opt in options):
+        c.err(q, "no option is marked `correct: true`")
+        ok = False
+    return {"options": tuple(options) if ok else None}
+
+
+def concept(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+    """Self-graded: the model answer and the points a good answer must make."""
+    model = c.text(item, p, "model_answer", required=True)
+    points = c.text_list(item, p, "key_points")
+    if points == ():
+        c.err((*p, "key_points") if "key_points" in item else p,
+              "a concept question needs `key_points:` with at least one point")
+        points = None
+    return {"model_answer": model, "key_points": points}
+
+
+def generated(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+    """A registered generator; its own ``validate`` checks the params."""
+    name = c.text(item, p, "generator", required=True)
+    params = item.get("params", {})
+    if params is INVALID:
+        return {"generator": None}
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        c.err((*p, "params"), "`params` must be a mapping, e.g. params: {n: 5, k: 3}")
+        return {"generator": None}
+    if name is None:
+        return {"generator": None}
+    from drills.core.generators import REGISTRY  # imported late: generators may register late
+
+    gen = REGISTRY.get(name)
+    if gen is None:
+        known = ", ".join(sorted(REGISTRY)) or "none are registered"
+        c.err((*p, "generator"), f"unknown generator {name!r}{suggest(name, REGISTRY)}; known: {known} "
+                                 "(see `drills generate --help`)")
+        return {"generator": None}
+    problems = gen.validate(params)
+    for key, message in problems:
+        c.err((*p, "params", key), message)
+    return {"generator": name if not problems else None, "params": dict(params)}
+
+
+CHECKS: dict[str, Check] = {"numeric": numeric, "choice": choice, "concept": concept, "generated": generated}

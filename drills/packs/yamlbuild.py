@@ -1,0 +1,348 @@
+"""The event-stream builder behind yamlsafe: YAML events -> plain values with lines.
+
+Split from yamlsafe.py to keep modules small; see yamlsafe.py for why packs are
+read this way. The caps are passed in by the caller so they stay configurable
+in one place (yamlsafe's module constants).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+from drills.packs.errors import FieldPath, PackError, field_name
+
+_T = "tag:yaml.org,2002:"
+_STR, _SEQ, _MAP = _T + "str", _T + "seq", _T + "map"
+_SCALAR_TAGS = {_T + name for name in ("str", "int", "float", "bool", "null", "timestamp")}
+_RESOLVER = Resolver()
+_CONSTRUCTOR = SafeConstructor()
+
+
+class _Invalid:
+    """Stands in for a value already reported as an error (no second message)."""
+
+    _instance: _Invalid | None = None
+
+    def __new__(cls) -> _Invalid:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "INVALID"
+
+
+INVALID: Any = _Invalid()
+
+
+@dataclass
+class Document:
+    """The values of one YAML file, with where each came from."""
+
+    name: str
+    data: Any = None
+    lines: dict[FieldPath, int] = field(default_factory=dict)
+    raw: dict[FieldPath, str] = field(default_factory=dict)
+    errors: list[PackError] = field(default_factory=list)
+    broken: set[FieldPath] = field(default_factory=set)  # paths of values with errors
+    fatal: bool = False  # nothing usable: the schema should not run
+
+    def line(self, path: FieldPath) -> int:
+        """Line of ``path``, else of its nearest recorded ancestor (values under an alias)."""
+        while path:
+            found = self.lines.get(path)
+            if found is not None:
+                return found
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+    def text(self, path: FieldPath, value: Any) -> str:
+        """What the author typed for a scalar YAML retyped, else str(value)."""
+        return self.raw.get(path, str(value))
+
+    def error(self, path: FieldPath, message: str, line: int | None = None) -> None:
+        self.broken.add(path)
+        self.errors.append(PackError(self.name, self.line(path) if line is None else line,
+                                     field_name(path), message))
+
+
+class Stop(Exception):
+    """A fatal problem: the rest of the file is not read."""
+
+    def __init__(self, line: int, message: str, path: FieldPath = ()) -> None:
+        super().__init__(message)
+        self.line, self.message, self.path = line, message, path
+
+
+_NOKEY = object()
+_MERGE_KEY = object()
+
+
+class _Frame:
+    __slots__ = ("value", "is_map", "path", "line", "anchor", "start", "key", "key_line", "merges", "bad")
+
+    def __init__(self, value: Any, path: FieldPath, line: int, anchor: str | None, start: int) -> None:
+        self.value = value
+        self.is_map = type(value) is dict
+        self.path = path
+        self.line = line
+        self.anchor = anchor
+        self.start = start  # node count when this container opened (for alias sizes)
+        self.key: Any = _NOKEY
+        self.key_line = 0
+        self.merges: list[tuple[Any, int]] = []
+        self.bad = False
+
+
+
+class Builder:
+    """Turns the event stream into values, enforcing every cap as it goes.
+
+    ``run`` is one tight loop with the common cases inlined (plain text, small ints,
+    mapping keys): a 10,000-question pack is ~300,000 events.
+    """
+
+    def __init__(self, doc: Document, *, max_aliases: int, max_nodes: int, max_depth: int) -> None:
+        self.doc = doc
+        self.max_aliases, self.max_nodes, self.max_depth = max_aliases, max_nodes, max_depth
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}  # name -> (value, expanded size)
+        self.open_anchors: set[str] = set()
+        self.aliases = 0
+        self.documents = 0
+
+    def run(self, text: str, loader_class: Any) -> None:
+        loader = loader_class(text)
+        try:
+            self.loop(loader.get_event)
+        finally:
+            loader.dispose()
+
+    def loop(self, get: Any) -> None:  # noqa: C901 - one loop on purpose (speed)
+        doc, lines, stack = self.doc, self.doc.lines, self.stack
+        resolvers = _RESOLVER.yaml_implicit_resolvers
+        scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+        map_start, seq_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
+        map_end, seq_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+        top: _Frame | None = None
+        nodes = 0
+        while True:
+            ev = get()
+            kind = type(ev)
+            if kind is scalar_event:
+                nodes += 1
+                text = ev.value
+                simple = ev.tag is None and not ev.anchor
+                if top is not None and top.is_map and top.key is _NOKEY:
+                    top.key_line = ev.start_mark.line + 1
+                    if simple:
+                        top.key = _MERGE_KEY if text == "<<" and ev.implicit[0] else text
+                    else:
+                        self.slow_key(top, ev)
+                    continue
+                if simple and not ev.implicit[0]:  # quoted or block text
+                    value: Any = text
+                elif (simple and len(text) < 19 and text.isdigit() and text.isascii()
+                      and (text[0] != "0" or len(text) == 1)):
+                    value = int(text)
+                elif simple and text and (text[0] not in resolvers or not any(
+                        rx.match(text) for _tag, rx in resolvers[text[0]])):
+                    value = text  # plain text YAML would not retype ("numeric", "ndcg")
+                else:
+                    value = self.slow_scalar(ev, self.path_of(top))
+                if top is None:
+                    doc.data = value
+                    lines[()] = ev.start_mark.line + 1
+                elif top.is_map:
+                    self.put_map(top, value)
+                else:  # flow lists share their line: record only items on their own line
+                    line = ev.start_mark.line + 1
+                    if line != top.line:
+                        lines[(*top.path, len(top.value))] = line
+                    top.value.append(value)
+            elif kind is map_start or kind is seq_start:
+                nodes += 1
+                top = self.open(ev, top, kind is map_start, nodes)
+            elif kind is map_end or kind is seq_end:
+                frame = stack.pop()
+                top = stack[-1] if stack else None
+                value = self.close(frame, nodes)
+                if value is _NOKEY:
+                    continue
+                if top is None:
+                    doc.data = value
+                elif top.is_map:
+                    self.put_map(top, value)
+                else:
+                    top.value.append(value)
+            elif kind is alias_event:
+                nodes, value = self.alias(ev, top, nodes)
+                if value is _NOKEY:
+                    continue
+                if top is None:
+                    doc.data = value
+                elif top.is_map:
+                    self.put_map(top, value)
+                else:
+                    line = ev.start_mark.line + 1
+                    if line != top.line:
+                        lines[(*top.path, len(top.value))] = line
+                    top.value.append(value)
+            elif kind is yaml.DocumentStartEvent:
+                self.documents += 1
+                if self.documents > 1:
+                    raise Stop(ev.start_mark.line + 1, "a second YAML document (---): one pack per file")
+            elif kind is yaml.StreamEndEvent:
+                return
+
+    @staticmethod
+    def path_of(top: _Frame | None) -> FieldPath:
+        """Path of the next value written into ``top``."""
+        if top is None:
+            return ()
+        if top.is_map:
+            return (*top.path, top.key)
+        return (*top.path, len(top.value))
+
+    def put_map(self, top: _Frame, value: Any) -> None:
+        key, top.key = top.key, _NOKEY
+        if key is INVALID:
+            return
+        if key is _MERGE_KEY:
+            top.merges.append((value, top.key_line))
+            return
+        path = (*top.path, key)
+        if key in top.value:
+            self.doc.error(path, f"duplicate key {key!r} (first at line {self.doc.lines.get(path, 0)}); "
+                                 "YAML would silently keep only the last one", top.key_line)
+            return  # the first value stays; the error marks the question broken
+        top.value[key] = value
+        self.doc.lines[path] = top.key_line
+
+    def slow_key(self, top: _Frame, ev: Any) -> None:
+        """A mapping key with a tag or an anchor (rare)."""
+        if ev.tag is not None and ev.tag not in ("!", _STR):
+            self.bad_tag(top.path, ev.tag, top.key_line)
+        top.key = ev.value  # keys are names: keep the text, never YAML's retyping
+        if ev.anchor:
+            self.anchors[ev.anchor] = (ev.value, 1)
+
+    def slow_scalar(self, ev: Any, path: FieldPath) -> Any:
+        """A tagged, anchored or implicitly typed scalar: resolve it like SafeLoader would."""
+        text, tag = ev.value, ev.tag
+        if tag is None or tag == "!":
+            tag = _STR if tag == "!" or not ev.implicit[0] else _RESOLVER.resolve(
+                yaml.ScalarNode, text, ev.implicit)
+        if tag == _STR:
+            value: Any = text
+        elif tag not in _SCALAR_TAGS:
+            self.bad_tag(path, tag, ev.start_mark.line + 1)
+            value = INVALID
+        else:
+            try:
+                value = _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, text))
+            except Exception:  # 2024-13-45, a 5000-digit int, !!bool maybe: never a traceback
+                what = tag[len(_T):]
+                self.doc.error(path, f"YAML cannot read {text[:40]!r} as a {what}; "
+                                     "write it in quotes if it is text", ev.start_mark.line + 1)
+                value = INVALID
+            else:
+                if type(value) is int and value.bit_length() > 256:  # str() of it may even fail
+                    self.doc.error(path, f"number {text[:20]}... is too large", ev.start_mark.line + 1)
+                    value = INVALID
+                elif not isinstance(value, str) and str(value) != text:
+                    self.doc.raw[path] = text
+        if ev.anchor:
+            self.anchors[ev.anchor] = (value, 1)
+        return value
+
+    def bad_tag(self, path: FieldPath, tag: str, line: int) -> None:
+        shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+        self.doc.error(path, f"YAML tag {shown} is not allowed in a pack "
+                             "(only plain text, numbers, true/false, lists and mappings)", line)
+
+    def open(self, ev: Any, top: _Frame | None, mapping: bool, nodes: int) -> _Frame:
+        line = ev.start_mark.line + 1
+        if len(self.stack) >= self.max_depth:
+            raise Stop(line, f"nested more than {self.max_depth} levels deep")
+        is_key = False
+        if top is None:
+            path: FieldPath = ()
+        elif type(top.value) is list:
+            path = (*top.path, len(top.value))
+        elif top.key is _NOKEY:
+            path, is_key = top.path, True
+        else:
+            path = (*top.path, top.key)
+        frame = _Frame({} if mapping else [], path, line, ev.anchor, nodes - 1)
+        if is_key:
+            self.doc.error(path, "a mapping key must be plain text, not a list or mapping", line)
+            frame.bad = True
+        tag = ev.tag
+        if tag is not None and tag != "!" and tag != (_MAP if mapping else _SEQ):
+            self.bad_tag(path, tag, line)
+            frame.bad = True
+        if ev.anchor:
+            self.open_anchors.add(ev.anchor)
+        if not is_key:
+            self.doc.lines[path] = line
+        self.stack.append(frame)
+        return frame
+
+    def close(self, frame: _Frame, nodes: int) -> Any:
+        """The finished container's value, or _NOKEY when it was (wrongly) a mapping key."""
+        if nodes > self.max_nodes:
+            raise Stop(self.doc.line(frame.path), f"more than {self.max_nodes:,} values")
+        if frame.merges:
+            self.merge(frame)
+        value = INVALID if frame.bad else frame.value
+        if frame.anchor:
+            self.open_anchors.discard(frame.anchor)
+            self.anchors[frame.anchor] = (value, nodes - frame.start)
+        parent = self.stack[-1] if self.stack else None
+        if parent is not None and parent.is_map and parent.key is _NOKEY:
+            parent.key = INVALID  # a container used as a key: its value is dropped
+            return _NOKEY
+        return value
+
+    def alias(self, ev: Any, top: _Frame | None, nodes: int) -> tuple[int, Any]:
+        line = ev.start_mark.line + 1
+        self.aliases += 1
+        if self.aliases > self.max_aliases:
+            raise Stop(line, f"more than {self.max_aliases} aliases (*name) in one file")
+        name = ev.anchor
+        if name in self.open_anchors:
+            raise Stop(line, f"alias *{name} refers to a list or mapping that contains it")
+        if name not in self.anchors:  # libyaml reports this itself; kept for the fallback
+            raise Stop(line, f"alias *{name} is used before &{name} is defined")
+        value, size = self.anchors[name]
+        nodes += size
+        if nodes > self.max_nodes:
+            raise Stop(line, f"more than {self.max_nodes:,} values after expanding aliases "
+                              "(an alias bomb?)")
+        if top is not None and top.is_map and top.key is _NOKEY:
+            self.doc.error(top.path, "an alias cannot be used as a mapping key", line)
+            top.key, top.key_line = INVALID, line
+            return nodes, _NOKEY
+        return nodes, value
+
+    def merge(self, frame: _Frame) -> None:
+        """``<<: *defaults``: keys not written in the mapping come from the merged ones."""
+        for value, line in frame.merges:
+            sources = value if isinstance(value, list) else [value]
+            for source in sources:
+                if source is INVALID:
+                    continue
+                if not isinstance(source, dict):
+                    self.doc.error(frame.path, "<< (merge) needs a mapping or a list of mappings", line)
+                    frame.bad = True
+                    continue
+                for key, item in source.items():
+                    if key not in frame.value:
+                        frame.value[key] = item
+                        self.doc.lines.setdefault((*frame.path, key), line)
