@@ -1,0 +1,133 @@
+"""The session plan: which concrete questions a session or a worksheet asks, for a seed.
+
+``drills practice`` and ``drills generate`` both call ``plan`` with the same options,
+so a practice session asks exactly what the worksheet lists. Each generated item gets
+its own Random derived from (seed, position, template id): an item never depends on
+how many draws the items before it used. No sympy, click or prompt_toolkit here:
+the first question must appear fast.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from drills.core.generators import REGISTRY
+from drills.core.questions import Question
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+class GenerationError(ValueError):
+    """A generated template that could not be turned into a concrete question."""
+
+    def __init__(self, question_id: str, message: str) -> None:
+        super().__init__(f"{question_id}: {message}")
+        self.question_id = question_id
+        self.message = message
+
+
+def item_rng(seed: int, index: int, template_id: str) -> random.Random:
+    """The Random for item ``index`` made from ``template_id`` (stable across Python runs)."""
+    return random.Random(f"{seed}:{index}:{template_id}")
+
+
+def instantiate(template: Question, rng: random.Random) -> Question:
+    """A concrete numeric/choice question from a generated template (others pass through)."""
+    if template.kind != "generated":
+        return template
+    gen = REGISTRY.get(template.generator or "")
+    if gen is None:
+        known = ", ".join(sorted(REGISTRY))
+        raise GenerationError(template.id, f"unknown generator {template.generator!r} (known: {known})")
+    problems = gen.validate(template.params)
+    if problems:
+        raise GenerationError(template.id, "; ".join(f"{k}: {m}" for k, m in problems))
+    try:
+        return gen.make(template, gen.resolved(template.params), rng)
+    except (ValueError, ArithmeticError) as exc:
+        raise GenerationError(template.id, f"generator {gen.name} failed: {exc}") from exc
+
+
+def select(
+    questions: Sequence[Question], *, topics: Sequence[str] = (), difficulty: str | None = None
+) -> list[Question]:
+    """The questions matching the filters, in a stable order (independent of load order)."""
+    wanted = set(topics)
+    out = [q for q in questions
+           if (not wanted or q.topic in wanted) and (difficulty is None or q.difficulty == difficulty)]
+    return sorted(out, key=lambda q: (q.id, q.pack, str(q.source)))
+
+
+def plan(
+    questions: Sequence[Question],
+    *,
+    seed: int,
+    count: int,
+    topics: Sequence[str] = (),
+    difficulty: str | None = None,
+) -> list[Question]:
+    """``count`` concrete questions for ``seed``.
+
+    One shuffled order of the matching questions is walked in cycles: fixed questions
+    are asked once (no replacement), generated templates come back on later cycles
+    with fresh variants. With no generated template among the matches the plan stops
+    when the fixed questions run out, so it can be shorter than ``count``.
+    """
+    if count < 1:
+        raise ValueError(f"count must be at least 1, got {count}")
+    order = select(questions, topics=topics, difficulty=difficulty)
+    random.Random(seed).shuffle(order)
+    templates = [q for q in order if q.kind == "generated"]
+    items: list[Question] = []
+    cycle: list[Question] = order
+    while len(items) < count and cycle:
+        for q in cycle:
+            if len(items) >= count:
+                break
+            items.append(instantiate(q, item_rng(seed, len(items), q.id)))
+        cycle = templates
+    return items
+
+
+def _problem_json(q: Question) -> dict[str, Any]:
+    assert q.problem is not None
+    p = q.problem
+    out: dict[str, Any] = {
+        "relevance": list(p.relevance),
+        "judged": list(p.judged) if p.judged is not None else list(p.relevance),
+        "k": p.k,
+        "gain": p.gain,
+        "metric": q.metric,
+    }
+    if p.swap is not None:
+        out["swap"] = list(p.swap)
+    return out
+
+
+def item_json(q: Question) -> dict[str, Any]:
+    """A concrete question as JSON (``generate --json``, transcripts): prompt plus its answer."""
+    out: dict[str, Any] = {
+        "id": q.id,
+        "topic": q.topic,
+        "kind": q.kind,
+        "difficulty": q.difficulty,
+        "prompt": q.prompt,
+        "generator": q.generator,
+    }
+    if q.kind == "numeric":
+        from drills.core.reference import reference
+
+        if q.problem is not None and q.metric:
+            out["params"] = _problem_json(q)
+        ref = reference(q)
+        out["answer"] = {"exact": ref.text, "value": float(ref.value)}
+    elif q.kind == "choice":
+        out["options"] = [{"letter": LETTERS[i], "text": o.text, "correct": o.correct}
+                          for i, o in enumerate(q.options)]
+        out["correct"] = ",".join(LETTERS[i] for i, o in enumerate(q.options) if o.correct)
+    elif q.kind == "concept":
+        out["model_answer"] = q.model_answer
+        out["key_points"] = list(q.key_points)
+    return out

@@ -1,0 +1,176 @@
+"""``drills packs lint``: runs every question; errors fail, slips too few to diagnose only warn."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from drills.cli import cli
+from drills.cli.packs_lint import lint_questions
+from drills.core.generators import REGISTRY
+from drills.core.generators.registry import Generator
+from drills.core.questions import Option, Problem, Question
+from tests.test_generate_cli import PACK
+
+ROOT = Path(__file__).resolve().parents[1]
+BANK = ROOT / "questions"
+
+BAD_PACK = """\
+pack:
+  name: lint-bad
+  version: "1.0.0"
+  description: "Questions that run but are wrong."
+  author: tests
+questions:
+  - id: bad-no-list
+    topic: hand-computation
+    kind: numeric
+    prompt: "Compute NDCG@2 of the run we discussed."
+    problem: {relevance: [2, 1, 3, 0], k: 2}
+    metric: ndcg
+  - id: bad-two-correct
+    topic: conventions
+    kind: choice
+    prompt: "Pick one."
+    options:
+      - {text: "this", correct: true}
+      - {text: "that", correct: true}
+  - id: good-one
+    topic: conventions
+    kind: numeric
+    prompt: "What is 1/log2(3)?"
+    answer: "1/log2(3)"
+"""
+
+
+def lint(*args: str):
+    return CliRunner().invoke(cli, ["packs", "lint", *args], catch_exceptions=False)
+
+
+def test_a_good_pack_passes(tmp_path):
+    path = tmp_path / "good.yaml"
+    path.write_text(PACK, encoding="utf-8")
+    result = lint(str(path), "--seeds", "30")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "0 error(s), 0 warning(s)" in result.stdout
+    summary = result.stdout.strip().splitlines()[-1]
+    assert "15 generated x 30 seeds" in summary and f"{15 * 30 + 3} items checked" in summary
+
+
+def test_too_few_distinguishable_slips_is_only_a_warning(tmp_path):
+    path = tmp_path / "flat.yaml"
+    path.write_text(PACK.split("  - {id: t-hand-dcg")[0] + """\
+  - {id: t-binary-ones, topic: binary-vs-graded, kind: numeric, prompt: "[1, 1, 1]",
+     problem: {relevance: [1, 1, 1]}, metric: ndcg}
+""", encoding="utf-8")
+    report = lint_questions([template("ndcg-hand", n=2, max_rel=1, k=1)], seeds=20)
+    assert report.errors == []
+    assert len(report.warnings) == 1
+    assert "t-ndcg-hand: " in report.warnings[0] and "of 20 generated items have fewer than 2" in report.warnings[0]
+    result = lint(str(path), "--seeds", "10")
+    assert result.exit_code == 0 and "0 warning(s)" in result.stdout  # fixed items are not flagged
+
+
+def test_errors_fail_with_file_line_and_id(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD_PACK, encoding="utf-8")
+    result = lint(str(path))
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "bad-no-list: the prompt does not show the ranked relevance list [2, 1, 3, 0]" in out
+    assert "bad-two-correct: 2 correct options (exactly one needed)" in out
+    assert "good-one" not in out
+    assert f"{path}:" in out
+    assert "2 error(s)" in out
+
+
+def test_usage_errors(tmp_path):
+    assert lint("/nonexistent/x.yaml").exit_code == 2
+    path = tmp_path / "good.yaml"
+    path.write_text(PACK, encoding="utf-8")
+    result = lint(str(path), "--seeds", "0")
+    assert result.exit_code == 2 and "--seeds" in result.stderr
+
+
+def test_schema_errors_are_lint_errors(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("pack: [unclosed\n", encoding="utf-8")
+    result = lint(str(path))
+    assert result.exit_code == 1
+    assert "broken.yaml" in result.stdout
+
+
+def template(name: str, **params) -> Question:
+    return Question(id=f"t-{name}", topic="hand-computation", kind="generated", prompt="t",
+                    generator=name, params=params)
+
+
+def test_generator_exception_is_an_error(monkeypatch):
+    def explode(template: Question, params, rng: random.Random) -> Question:
+        if rng.random() < 0.5:
+            raise RuntimeError("boom")
+        return REGISTRY["gain-ratio"].make(template, {"max_rel": 4, "consecutive": False}, rng)
+
+    monkeypatch.setitem(REGISTRY, "exploding", Generator("exploding", "conventions", "test", explode, {}))
+    report = lint_questions([template("exploding")], seeds=20)
+    assert len(report.errors) == 1
+    assert "generator exploding raised RuntimeError: boom (seeds " in report.errors[0]
+    assert "of 20)" in report.errors[0]
+
+
+def test_out_of_range_and_self_grading(monkeypatch):
+    import drills.cli.packs_lint as packs_lint
+
+    class Broken:
+        text = "2"
+        value = 2.0
+
+        def to_sympy(self):  # pragma: no cover - never reached: "2" is a plain number
+            raise AssertionError
+
+    q = Question(id="q", topic="hand-computation", kind="numeric", prompt="[2, 1]",
+                 problem=Problem((2, 1)), metric="ndcg")
+    monkeypatch.setattr(packs_lint, "_reference", lambda _q: Broken())
+    report = lint_questions([q])
+    assert report.errors == [f"{q.source}: q: ndcg = 2 is outside [0, 1]"]
+
+    class Unreadable(Broken):
+        text = "two"
+
+    monkeypatch.setattr(packs_lint, "_reference", lambda _q: Unreadable())
+    report = lint_questions([q])
+    assert any("grades as invalid against itself" in e for e in report.errors)
+
+
+def test_fixed_choice_and_concept_questions():
+    good = Question(id="c", topic="conventions", kind="choice", prompt="?",
+                    options=(Option("a", True), Option("b")))
+    none = Question(id="n", topic="conventions", kind="choice", prompt="?",
+                    options=(Option("a"), Option("b")))
+    concept = Question(id="k", topic="conventions", kind="concept", prompt="?", model_answer="x")
+    report = lint_questions([good, none, concept])
+    assert report.errors == [f"{none.source}: n: 0 correct options (exactly one needed)"]
+    assert report.items == 3
+
+
+def test_every_generator_lints_clean_over_many_seeds():
+    templates = [template(name) for name in sorted(REGISTRY)]
+    templates += [template("ndcg-hand", n=12, k="random", ties=True, unretrieved=3, max_rel=4),
+                  template("compare-rankings", ask="difference", n=12, max_rel=4),
+                  template("swap-delta", k="random", n=12)]
+    report = lint_questions(templates, seeds=100)
+    assert report.errors == []
+    flagged = {w.split(": ")[1] for w in report.warnings}
+    assert flagged <= {"t-ndcg-at-1-binary", "t-single-relevant"}, report.warnings
+
+
+@pytest.mark.skipif(not any(BANK.glob("*.yaml")), reason="no built-in question bank yet")
+def test_built_in_bank_lints_clean_and_fast():
+    start = time.monotonic()
+    result = lint(str(BANK), "--seeds", "50")
+    assert result.exit_code == 0, result.stdout
+    assert time.monotonic() - start < 60
