@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # keys name, median_s, target_s (None: no target), and optionally note.
 BENCHES = {
     "engine": "bench.bench_engine:bench_engine",
+    "packs": "bench.bench_packs:bench_packs",
     "store": "bench.bench_store:bench_stats_100k",
 }
 

@@ -15,7 +15,13 @@ from drills import __version__
 # command name -> "module:attribute"; each module holds one command or group.
 COMMANDS: dict[str, str] = {
     "solve": "drills.cli.solve:solve",
+    "stats": "drills.cli.stats:stats",
+    "history": "drills.cli.history:history",
+    "review": "drills.cli.review:review",
     "packs": "drills.cli.packs:packs",
+    "practice": "drills.cli.practice:practice",
+    "mock": "drills.cli.practice:mock",
+    "generate": "drills.cli.generate:generate",
 }
 
 

@@ -36,7 +36,8 @@ def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: 
       drills solve 2,1,3,0 --answer 0.8675      # graded, and the slip named
     Exit codes: 0 ok (or answer correct), 1 answer not correct, 2 bad input.
     """
-    from drills.core.metrics import ProblemError, solve as solve_problem
+    from drills.core.metrics import ProblemError
+    from drills.core.metrics import solve as solve_problem
     from drills.core.questions import Problem
 
     grades = parse_grades(relevance)

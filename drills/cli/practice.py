@@ -1,0 +1,318 @@
+"""``drills practice`` and ``drills mock``: the quiz loop, plus the hook ``drills review`` calls.
+
+Start-up order matters: options are checked, the Store is opened (a bad DRILLS_HOME
+fails here, before any question), packs are loaded and planned, and the first question
+is drawn before the grader or sympy is imported. Every graded answer is committed to
+the Store and appended to the transcript before the next question is shown.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import IO, Any
+
+import click
+
+from drills.cli.common import Exit, fail
+from drills.core.questions import DIFFICULTIES, TOPICS, Question
+
+DEFAULT_COUNT = 10
+
+
+def _check_positive(name: str, value: float | None) -> None:
+    if value is not None and not value > 0:
+        fail(f"{name} must be a positive number, got {value:g}")
+
+
+def _seed(seed: int | None) -> int:
+    return seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+
+
+def _tolerance(text: str | None) -> Any:
+    if text is None:
+        return None
+    from drills.core.checking import ToleranceError, parse_tolerance
+
+    try:
+        return parse_tolerance(text)
+    except ToleranceError as exc:
+        fail(str(exc))
+
+
+def _open_store() -> Any:
+    from drills.store import Store, StoreError
+
+    try:
+        store = Store.open()
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
+    if store.notice:
+        click.echo(store.notice, err=True)
+    return store
+
+
+def _catalog(packs: Sequence[str]) -> list[Question]:
+    """Built-in and user packs plus each --pack path, exactly as ``drills generate`` loads them.
+
+    The same loading and the same plan() call are what make a seed ask the same questions
+    as the worksheet ``drills generate`` prints with it. A broken pack costs one line.
+    """
+    from pathlib import Path
+
+    from drills.packs import discover
+
+    missing = [p for p in packs if not Path(p).exists()]
+    catalog = discover([Path(p) for p in packs if Path(p).exists()])
+    if missing:
+        known = ", ".join(f"{i.name} ({i.path})" for i in catalog.packs) or "none"
+        fail(f"pack not found: {missing[0]} (give a pack file or folder; loaded packs: {known})")
+    for error in catalog.errors:
+        click.echo(f"skipped: {error}", err=True)
+    return list(catalog.questions)
+
+
+def _check_topics(topics: Sequence[str], questions: Sequence[Question]) -> None:
+    known = sorted(set(TOPICS) | {q.topic for q in questions})
+    for t in topics:
+        if t not in known:
+            fail(f"unknown topic {t!r} (topics: {', '.join(known)})")
+
+
+def _plan(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
+          difficulty: str | None) -> list[Question]:
+    from drills.core.plan import GenerationError, plan
+
+    try:
+        return plan(questions, seed=seed, count=count, topics=tuple(topics), difficulty=difficulty)
+    except GenerationError as exc:
+        fail(str(exc), Exit.FAILED)
+
+
+def _adaptive(store: Any, questions: Sequence[Question], seed: int, count: int,
+              topics: Sequence[str], difficulty: str | None) -> list[Question]:
+    """Weight topics by recent misses (store stats), then plan each topic's share with plan()."""
+    from drills.store.stats import topic_weights
+
+    available = sorted({q.topic for q in questions if not topics or q.topic in topics})
+    weights = topic_weights(store, available)
+    draws = random.Random(f"{seed}:adaptive").choices(available, [weights[t] for t in available], k=count)
+    pools = {t: iter(_plan(questions, seed, n, [t], difficulty)) for t, n in Counter(draws).items()}
+    return [q for q in (next(pools[t], None) for t in draws) if q is not None]
+
+
+def _mock_mix(questions: Sequence[Question], seed: int, count: int) -> list[Question]:
+    """An interview: about half hand computation, a quarter 'why' questions, a quarter conventions."""
+    groups = [
+        [q for q in questions if q.kind in ("numeric", "generated") and q.topic != "conventions"],
+        [q for q in questions if q.kind == "concept"],
+        [q for q in questions if q.topic == "conventions" and q.kind != "concept"],
+    ]
+    quarter = round(count / 4)
+    shares = [count - 2 * quarter, quarter, quarter]
+    items: list[Question] = []
+    for group, n in zip(groups, shares, strict=True):
+        if group and n:
+            items += _plan(group, seed, n, (), None)
+    if len(items) < count:  # a pack without one of the groups: fill from everything
+        seen = {q.id for q in items}
+        extra = [q for q in _plan(questions, seed + 1, count, (), None) if q.id not in seen]
+        items += extra[: count - len(items)]
+    random.Random(f"{seed}:mock").shuffle(items)
+    return items
+
+
+class Recorder:
+    """Store + transcript: each graded question is saved before the next one is shown."""
+
+    def __init__(self, store: Any, session_id: int, transcript: IO[str] | None) -> None:
+        self.store, self.session_id, self.transcript = store, session_id, transcript
+        self.failed = False
+
+    def __call__(self, record: Any) -> None:
+        q = record.question
+        params = _params(q)
+        if self.transcript is not None:
+            line = {"id": q.id, "topic": q.topic, "kind": q.kind, "prompt": q.prompt}
+            if params is not None:
+                line["params"] = params
+            line.update(given=record.given, verdict=record.verdict)
+            if record.self_grade:
+                line["self_grade"] = record.self_grade
+            if record.expected_value is not None:
+                line["expected"] = {"exact": record.expected, "value": record.expected_value}
+            else:
+                line["expected"] = record.expected
+            line.update(misconceptions=list(record.misconceptions), seconds=record.seconds)
+            try:
+                self.transcript.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+                self.transcript.flush()
+            except OSError as exc:
+                click.echo(f"Error: cannot write the transcript: {exc.strerror or exc}", err=True)
+                self.transcript = None
+        from drills.store import Attempt, StoreError
+
+        attempt = Attempt(q.id, q.topic, q.kind, record.verdict, record.given or None,
+                          record.expected or None, record.expected_value,
+                          tuple(record.misconceptions), float(record.seconds),
+                          generator=q.generator, params=params, self_grade=record.self_grade)
+        try:
+            self.store.record_attempt(self.session_id, attempt)
+        except StoreError as exc:
+            if not self.failed:
+                click.echo(f"Error: {exc} (answers from now on are not saved)", err=True)
+            self.failed = True
+
+
+def _params(q: Question) -> dict[str, Any] | None:
+    """The concrete parameters of a generated question (None for fixed questions)."""
+    return json.loads(json.dumps(dict(q.params), default=str)) if q.generator and q.params else None
+
+
+def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options: dict[str, Any],
+             transcript: str | None = None, per_question: float | None = None,
+             minutes: float | None = None, feedback: str = "immediate", tolerance: Any = None,
+             store_mode: str | None = None) -> int:
+    """Run one session to its summary; returns the exit code."""
+    from drills.session import Options, Session
+    from drills.tui import run
+
+    out = None
+    if transcript is not None:
+        try:
+            out = open(transcript, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            fail(f"cannot write the transcript {transcript}: {exc.strerror or exc}")
+    session = Session(items, Options(mode=mode, feedback=feedback, seconds=per_question,
+                                     minutes=minutes, tolerance=tolerance,
+                                     seed=None if store_mode == "review" else seed))  # review: no --seed
+    try:
+        session_id = store.start_session(store_mode or mode, seed, options)
+        summary = run(session, Recorder(store, session_id, out))
+        report = {"counts": summary.counts, "by_topic": {k: list(v) for k, v in summary.by_topic.items()},
+                  "misconceptions": summary.misconceptions, "review": list(summary.review),
+                  "asked": summary.asked, "quit_early": summary.quit_early}
+        store.end_session(session_id, summary.score, summary.asked, report)
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+        fail(f"{type(exc).__name__}: {exc}", Exit.FAILED)
+    finally:
+        if out is not None:
+            out.close()
+        store.close()
+    return int(Exit.OK)
+
+
+def _common(fn: Any) -> Any:
+    fn = click.option("--transcript", metavar="FILE", default=None,
+                      help="Write one JSON line per question as it is graded.")(fn)
+    fn = click.option("--seed", type=int, default=None,
+                      help="Same seed, same questions in the same order (default: random, shown at the end).")(fn)
+    fn = click.option("--pack", "packs", multiple=True, metavar="P",
+                      help="Also load the pack file or folder P (repeatable); pick its topics with --topic.")(fn)
+    return fn
+
+
+@click.command()
+@click.option("--count", type=int, default=DEFAULT_COUNT, show_default=True, help="How many questions.")
+@click.option("--topic", "topics", multiple=True, metavar="T", help="Only this topic (repeatable).")
+@click.option("--difficulty", metavar="LEVEL", default=None, help="easy, medium or hard.")
+@click.option("--tolerance", metavar="TOL", default=None,
+              help="Accepted error: 0.01 (absolute), 1% (relative) or 0.01,1%.")
+@click.option("--adaptive", is_flag=True, help="Ask more from the topics you have been missing lately.")
+@_common
+def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolerance: str | None,
+             adaptive: bool, seed: int | None, packs: tuple[str, ...], transcript: str | None) -> None:
+    """Practise: questions one at a time, with immediate feedback and worked solutions.
+
+    \b
+    In the quiz: :hint  :skip  :steps  :quit  :help; Ctrl-C skips, Ctrl-D quits.
+    Examples:
+      drills practice --topic hand-computation --count 5
+      drills practice --seed 42 --transcript run.jsonl
+    """
+    if count < 1:
+        fail(f"--count must be at least 1, got {count}")
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        fail(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})")
+    tol = _tolerance(tolerance)
+    store = _open_store()
+    questions = _catalog(packs)
+    _check_topics(topics, questions)
+    seed = _seed(seed)
+    if adaptive:
+        items = _adaptive(store, questions, seed, count, topics, difficulty)
+    else:
+        items = _plan(questions, seed, count, topics, difficulty)
+    if not items:
+        fail("no questions match those options", Exit.FAILED)
+    options = {"count": count, "topics": list(topics), "difficulty": difficulty, "packs": list(packs),
+               "tolerance": tolerance, "adaptive": adaptive}
+    raise SystemExit(run_quiz(items, mode="practice", seed=seed, store=store, options=options,
+                              transcript=transcript, tolerance=tol))
+
+
+@click.command()
+@click.option("--minutes", type=float, default=None, help="Time for the whole interview.")
+@click.option("--count", type=int, default=8, show_default=True, help="How many questions.")
+@click.option("--per-question", "per_question", type=float, default=None, metavar="S",
+              help="Seconds per question (default: minutes * 60 / count, else 90).")
+@click.option("--feedback", default="end", show_default=True, metavar="end|immediate",
+              help="Explain each answer at once, or only in the final report.")
+@_common
+def mock(minutes: float | None, count: int, per_question: float | None, feedback: str,
+         seed: int | None, packs: tuple[str, ...], transcript: str | None) -> None:
+    """A timed mock interview: hand computation, 'why' questions and conventions, then a report card.
+
+    \b
+    Examples:
+      drills mock --minutes 15 --count 8
+      drills mock --count 5 --per-question 60 --feedback immediate
+    """
+    if count < 1:
+        fail(f"--count must be at least 1, got {count}")
+    _check_positive("--minutes", minutes)
+    _check_positive("--per-question", per_question)
+    if feedback not in ("end", "immediate"):
+        fail(f"unknown --feedback {feedback!r} (choices: end, immediate)")
+    if per_question is None:
+        per_question = round(minutes * 60 / count, 1) if minutes else 90.0
+    store = _open_store()
+    questions = _catalog(packs)
+    seed = _seed(seed)
+    items = _mock_mix(questions, seed, count)
+    if not items:
+        fail("no questions for a mock interview in those packs", Exit.FAILED)
+    options = {"count": count, "minutes": minutes, "per_question": per_question, "feedback": feedback,
+               "packs": list(packs)}
+    raise SystemExit(run_quiz(items, mode="mock", seed=seed, store=store, options=options,
+                              transcript=transcript, per_question=per_question, minutes=minutes,
+                              feedback=feedback))
+
+
+def run_review(keys: list[str], count: int) -> int:
+    """Serve due review items: ``q:<id>`` as is, ``skill:<generator>:<topic>`` as a fresh variant."""
+    store = _open_store()
+    questions = _catalog(())
+    seed = _seed(None)
+    by_id = {}
+    for q in questions:
+        by_id.setdefault(q.id, q)
+    items: list[Question] = []
+    for key in keys[: max(0, count)]:
+        kind, _, rest = key.partition(":")
+        if kind == "q" and rest in by_id:
+            items += _plan([by_id[rest]], seed, 1, (), None)
+        elif kind == "skill":
+            generator, _, topic = rest.partition(":")
+            templates = [q for q in questions if q.kind == "generated" and q.generator == generator
+                         and q.topic == topic]
+            if templates:
+                items += _plan(templates, seed + len(items), 1, (), None)
+    if not items:
+        click.echo("Nothing to review: the due items are no longer in any pack.")
+        store.close()
+        return int(Exit.OK)
+    return run_quiz(items, mode="practice", seed=seed, store=store, options={"review": keys[:count]},
+                    store_mode="review")

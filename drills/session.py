@@ -1,0 +1,427 @@
+"""The quiz state machine: questions in, events out, no I/O.
+
+The prompt_toolkit front end, the plain line front end and the tests all drive the
+same ``Session``: they pass typed text in and render the events that come back. The
+clock is injected so timeouts are testable. ``drills.core.checking`` (and through it
+sympy) is imported on the first answer, never before, so the first question appears
+before sympy is loaded.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from drills.core.questions import Question, Tolerance
+
+GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
+# A concept answer is self-graded; the transcript and the store see a verdict.
+GRADE_VERDICT = {"again": "wrong", "hard": "wrong", "good": "correct", "easy": "correct"}
+_GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
+                  "a": "again", "h": "hard", "g": "good", "e": "easy"}
+_STOP = frozenset("""a an and are as at be by can do does for from has have how if in into is
+it its not of on or so than that the their them then there these this to was what when which
+why will with you your they more most only also each per""".split())
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a session runs; ``seed`` is only carried through to the summary."""
+
+    mode: str = "practice"  # practice | mock
+    feedback: str = "immediate"  # immediate | end (explanations deferred to the report)
+    seconds: float | None = None  # per-question limit
+    minutes: float | None = None  # whole-session limit (mock)
+    tolerance: Tolerance | None = None
+    seed: int | None = None
+
+
+@dataclass
+class Record:
+    """One question's result: what the store, the transcript and the report need."""
+
+    index: int
+    question: Question
+    verdict: str  # correct | close | wrong | skipped | timeout
+    given: str = ""
+    seconds: float = 0.0
+    limit: float | None = None
+    expected: str = ""
+    expected_value: float | None = None
+    misconceptions: tuple[str, ...] = ()
+    self_grade: str | None = None
+    hints: int = 0
+    outcome: Any = None  # drills.core.checking.Outcome for auto-graded answers
+    explanation: str = ""  # full text: verdict, diagnosis, worked solution
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The end of a session: totals, plus the mock report card's ingredients."""
+
+    mode: str
+    seed: int | None
+    asked: int
+    total: int
+    score: int
+    best_streak: int
+    counts: dict[str, int]
+    by_topic: dict[str, tuple[int, int]]  # topic -> (correct, answered)
+    misconceptions: dict[str, int]
+    review: tuple[str, ...]
+    records: tuple[Record, ...]
+    deferred: bool
+    quit_early: bool
+
+
+@dataclass(frozen=True)
+class QuestionShown:
+    index: int  # 0-based
+    total: int
+    question: Question
+    limit: float | None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """Base of the events that carry a saved Record (store and transcript write these)."""
+
+    record: Record
+    deferred: bool = False  # mock with feedback=end: say "recorded", explain in the report
+
+
+class Graded(Recorded):
+    """An answer (or a concept self-grade) was graded."""
+
+
+class Skipped(Recorded):
+    """:skip or Ctrl-C: recorded as skipped; the answer is shown."""
+
+
+class TimedOut(Recorded):
+    """The question's time ran out: recorded as timeout."""
+
+
+@dataclass(frozen=True)
+class InvalidAnswer:
+    message: str
+
+
+@dataclass(frozen=True)
+class HintShown:
+    text: str
+    number: int
+    of: int
+
+
+@dataclass(frozen=True)
+class StepsShown:
+    text: str
+    record: Record | None = None
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """A concept answer was submitted: the model answer and which key points it covered."""
+
+    question: Question
+    model_answer: str
+    key_points: tuple[tuple[str, bool], ...]
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+
+
+@dataclass(frozen=True)
+class Finished:
+    summary: Summary
+
+
+Event = Any  # any of the dataclasses above
+RECORD_EVENTS = (Recorded,)
+
+Handler = Callable[["Session"], "list[Event]"]
+# In-quiz commands (":hint" ...), registered by decorator on Session's methods: name -> (help, handler).
+COMMANDS: dict[str, tuple[str, Handler]] = {}
+
+
+def command(name: str, help: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        COMMANDS[name] = (help, fn)
+        return fn
+    return deco
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def significant_words(text: str) -> set[str]:
+    """Lower-cased content words, crudely stemmed: enough for 'did you mention it'."""
+    words = re.findall(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", text.lower())
+    return {_stem(w) for w in words if w not in _STOP and (len(w) >= 3 or w.isdigit())}
+
+
+def covered(point: str, answer: str) -> bool:
+    """A key point counts as covered when at least half its significant words appear."""
+    need = significant_words(point)
+    if not need:
+        return False
+    have = significant_words(answer)
+    return len(need & have) * 2 >= len(need)
+
+
+class Session:
+    """Ask ``items`` in order; ``submit`` and the commands return events to render."""
+
+    def __init__(self, items: list[Question], options: Options | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if not items:
+            raise ValueError("a session needs at least one question")
+        self.items = list(items)
+        self.options = options or Options()
+        self.clock = clock
+        self.records: list[Record] = []
+        self.index = 0
+        self.streak = 0
+        self.best_streak = 0
+        self.started = False
+        self.finished = False
+        self.quit_early = False
+        self._hints = 0
+        self._shown_at = 0.0
+        self._limit: float | None = None
+        self._started = clock()
+        self._pending: Revealed | None = None  # concept answer revealed, awaiting a self-grade
+        self._given = ""
+        self._answer_seconds = 0.0
+
+    @property
+    def mock(self) -> bool:
+        return self.options.mode == "mock"
+
+    @property
+    def deferred(self) -> bool:
+        return self.options.feedback == "end"
+
+    @property
+    def score(self) -> int:
+        return sum(r.verdict == "correct" for r in self.records)
+
+    @property
+    def awaiting_grade(self) -> bool:
+        return self._pending is not None
+
+    def current(self) -> Question | None:
+        return None if self.finished else self.items[self.index]
+
+    def deadline(self) -> float | None:
+        """Clock time when the current question runs out (None: untimed or grading)."""
+        if self.finished or self._pending is not None:
+            return None
+        ends = []
+        if self.options.seconds:
+            ends.append(self._shown_at + self.options.seconds)
+        if self.options.minutes:
+            ends.append(self._started + self.options.minutes * 60)
+        return min(ends) if ends else None
+
+    def remaining(self) -> float | None:
+        end = self.deadline()
+        return None if end is None else max(0.0, end - self.clock())
+
+    def elapsed(self) -> float:
+        return self.clock() - self._started
+
+    def start(self) -> list[Event]:
+        """The first question; the per-question clock starts here."""
+        self._started = self.clock()
+        self.started = True
+        return [self._show()]
+
+    def submit(self, text: str) -> list[Event]:
+        """Typed text: an in-quiz command, an answer, or (concept) a self-grade."""
+        if self.finished:
+            return []
+        stripped = text.strip()
+        if stripped.startswith(":"):
+            name = stripped[1:].split()[0].lower() if stripped[1:].split() else ""
+            if name in COMMANDS:
+                return COMMANDS[name][1](self)
+            return [InvalidAnswer(f"unknown command {stripped.split()[0]}; type :help for the commands")]
+        if self._pending is not None:
+            return self.self_grade(stripped)
+        if self._expired():
+            return self.timeout()
+        if not stripped:
+            return [InvalidAnswer("empty answer; type an answer, or :skip, :hint, :help")]
+        q = self.items[self.index]
+        if q.kind == "concept":
+            return self._reveal(text)
+        from drills.core.checking import check, explain
+
+        outcome = check(q, stripped, self.options.tolerance)
+        if not outcome.counted:
+            return [InvalidAnswer(outcome.summary)]
+        full = explain(outcome, steps=True)
+        rec = self._record(outcome.verdict, stripped, expected=outcome.expected,
+                           expected_value=outcome.expected_value,
+                           misconceptions=tuple(outcome.misconceptions), outcome=outcome,
+                           explanation=full)
+        return [Graded(rec, self.deferred), *self._advance()]
+
+    def self_grade(self, grade: str) -> list[Event]:
+        """again | hard | good | easy (or 1-4) after a concept answer was revealed."""
+        if self._pending is None:
+            return [InvalidAnswer("nothing to grade yet: answer the question first")]
+        name = _GRADE_ALIASES.get(grade.strip().lower(), grade.strip().lower())
+        if name not in GRADES:
+            return [InvalidAnswer("grade yourself: again, hard, good or easy (or 1-4)")]
+        pending, self._pending = self._pending, None
+        q = pending.question
+        rec = self._record(GRADE_VERDICT[name], self._given, expected=(q.model_answer or "").strip(),
+                           self_grade=name, seconds=self._answer_seconds,
+                           explanation=_concept_text(q, pending.key_points))
+        return [Graded(rec, False), *self._advance()]
+
+    @command("hint", "show the next hint (one at a time)")
+    def hint(self) -> list[Event]:
+        q = self.current()
+        if q is None:
+            return []
+        if self.mock:
+            return [Notice("no hints in a mock interview")]
+        if self._hints >= len(q.hints):
+            return [Notice("no more hints for this question" if q.hints else "this question has no hints")]
+        self._hints += 1
+        return [HintShown(q.hints[self._hints - 1], self._hints, len(q.hints))]
+
+    @command("steps", "show the full worked solution of the question just graded")
+    def steps(self) -> list[Event]:
+        """The full worked solution of the question just graded (a correct answer shows one line)."""
+        if not self.records:
+            return [Notice("nothing graded yet: answer first (or :skip to see the answer)")]
+        if self.deferred and not self.finished:
+            return [Notice("explanations come in the report at the end of the mock")]
+        return [StepsShown(self.records[-1].explanation, self.records[-1])]
+
+    @command("skip", "skip this question (recorded as skipped; shows the answer)")
+    def skip(self) -> list[Event]:
+        if self.finished:
+            return []
+        self._pending = None
+        rec = self._record("skipped", "", **_answer_for(self.items[self.index]))
+        return [Skipped(rec, self.deferred), *self._advance()]
+
+    def timeout(self) -> list[Event]:
+        """The front end's timer ran out (or a late answer arrived)."""
+        if self.finished:
+            return []
+        self._pending = None
+        rec = self._record("timeout", "", **_answer_for(self.items[self.index]))
+        rec.seconds = rec.limit if rec.limit is not None else rec.seconds
+        events: list[Event] = [TimedOut(rec, self.deferred)]
+        if self.options.minutes and self.elapsed() >= self.options.minutes * 60:
+            return events + [Notice("time is up for the mock"), *self.quit(early=False)]
+        return events + self._advance()
+
+    @command("quit", "end the session now and show the summary")
+    def quit(self, early: bool = True) -> list[Event]:
+        self.finished = True
+        self.quit_early = early and len(self.records) < len(self.items)
+        return [Finished(self.summary())]
+
+    @command("help", "list these commands")
+    def help(self) -> list[Event]:
+        width = max(map(len, COMMANDS)) + 1
+        return [Notice("\n".join(f":{n.ljust(width)} {h}" for n, (h, _) in COMMANDS.items()))]
+
+    def _expired(self) -> bool:
+        end = self.deadline()
+        return end is not None and self.clock() >= end
+
+    def _show(self) -> QuestionShown:
+        self._hints = 0
+        self._shown_at = self.clock()
+        end = self.deadline()
+        self._limit = None if end is None else max(0.0, end - self._shown_at)
+        return QuestionShown(self.index, len(self.items), self.items[self.index], self._limit)
+
+    def _reveal(self, text: str) -> list[Event]:
+        q = self.items[self.index]
+        self._given = text.strip()
+        self._answer_seconds = self.clock() - self._shown_at
+        points = tuple((p, covered(p, text)) for p in q.key_points)
+        self._pending = Revealed(q, (q.model_answer or "").strip(), points)
+        return [self._pending]
+
+    def _record(self, verdict: str, given: str, *, seconds: float | None = None, **fields: Any) -> Record:
+        q = self.items[self.index]
+        took = self.clock() - self._shown_at if seconds is None else seconds
+        rec = Record(self.index, q, verdict, given, round(took, 3), self._limit,
+                     hints=self._hints, **fields)
+        self.records.append(rec)
+        self.streak = self.streak + 1 if verdict == "correct" else 0
+        self.best_streak = max(self.best_streak, self.streak)
+        return rec
+
+    def _advance(self) -> list[Event]:
+        self.index += 1
+        if self.index >= len(self.items):
+            return self.quit(early=False)
+        return [self._show()]
+
+    def summary(self) -> Summary:
+        counts = Counter(r.verdict for r in self.records)
+        topics: dict[str, list[int]] = {}
+        for r in self.records:
+            t = topics.setdefault(r.question.topic, [0, 0])
+            t[0] += r.verdict == "correct"
+            t[1] += 1
+        hits = Counter(m for r in self.records for m in r.misconceptions)
+        weak = sorted((c / n, topic) for topic, (c, n) in topics.items() if c < n)
+        review = tuple(t for _, t in weak) + tuple(f"misconception {m}" for m, _ in hits.most_common(3))
+        return Summary(self.options.mode, self.options.seed, len(self.records), len(self.items),
+                       self.score, self.best_streak, dict(counts),
+                       {k: (v[0], v[1]) for k, v in topics.items()}, dict(hits), review,
+                       tuple(self.records), self.deferred, self.quit_early)
+
+
+def _answer_for(q: Question) -> dict[str, Any]:
+    """Expected answer and explanation for a question nobody answered (skip, timeout)."""
+    if q.kind == "concept":
+        return {"expected": q.model_answer or "", "explanation": _concept_text(q, ())}
+    from drills.core import checking
+
+    if q.kind == "choice":
+        right = checking.correct_letter(q)
+        text = f"{right}) {q.options[checking.LETTERS.index(right)].text}"
+        return {"expected": text, "explanation": "\n".join(
+            x for x in (f"Answer: {text}", q.explanation.strip()) if x)}
+    ref = checking.reference(q)
+    lines = [f"Answer: {ref.text} = {ref.value:.10g}"]
+    sol = checking.solution_for(q)
+    if sol is not None:
+        from drills.core.explain import worked_solution
+
+        lines += ["", worked_solution(sol)]
+    if q.explanation:
+        lines += ["", q.explanation.strip()]
+    return {"expected": ref.text, "expected_value": ref.value, "explanation": "\n".join(lines)}
+
+
+def _concept_text(q: Question, points: tuple[tuple[str, bool], ...]) -> str:
+    lines = ["Model answer:", (q.model_answer or "").strip()]
+    marks = points or tuple((p, False) for p in q.key_points)
+    if marks:
+        lines += ["", "Key points:"] + [f"  [{'x' if ok else ' '}] {p}" for p, ok in marks]
+    return "\n".join(lines)

@@ -1,0 +1,112 @@
+"""Terminal front ends over ``drills.session``: prompt_toolkit when on a terminal, plain lines otherwise.
+
+Both front ends hand every event to ``Output.emit``, which first passes records to
+the caller (store + transcript, committed before anything else is shown) and then
+prints the rendered text. prompt_toolkit is imported only by the interactive front end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+from collections.abc import Callable
+from typing import IO, Any
+
+from drills.session import RECORD_EVENTS, Event, Finished, QuestionShown, Record, Session, Summary
+from drills.tui.render import Style, render
+
+OnRecord = Callable[[Record], None]
+CONCEPT_END = "finish with an empty line (or Esc then Enter)"
+PLAIN_END = "all on one line"
+
+_warm: list[threading.Thread] = []
+
+
+class Output:
+    """Record, then print: the one path every event takes to the screen."""
+
+    def __init__(self, style: Style, on_record: OnRecord | None = None,
+                 echo: Callable[[str], None] | None = None) -> None:
+        self.style = style
+        self.on_record = on_record
+        self.echo = echo or _print
+        self.summary: Summary | None = None
+        self._first = True
+
+    def emit(self, events: list[Event]) -> None:
+        for ev in events:  # persist first: a crash while drawing must not lose an answer
+            if isinstance(ev, RECORD_EVENTS) and self.on_record is not None:
+                self.on_record(ev.record)
+            if isinstance(ev, Finished):
+                self.summary = ev.summary
+        for ev in events:
+            text = render(ev, self.style)
+            if isinstance(ev, QuestionShown):
+                text = "\n" + text
+            if isinstance(ev, Finished):
+                text = "\n" + text
+            if text:
+                self.echo(text)
+            if isinstance(ev, QuestionShown) and self._first:
+                self._first = False
+                if os.environ.get("DRILLS_DEBUG_IMPORTS"):
+                    self.echo(f"[debug] sympy imported at first question: {'sympy' in sys.modules}")
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
+
+
+def warm_up() -> None:
+    """Import the grader (and sympy) in the background once the first question is up."""
+    if _warm:
+        return
+
+    def work() -> None:
+        try:
+            import sympy  # noqa: F401
+
+            import drills.core.checking  # noqa: F401
+            import drills.core.diagnose  # noqa: F401
+            import drills.core.grading  # noqa: F401
+        except Exception:  # noqa: BLE001 - warming is best effort; the real import reports
+            pass
+
+    t = threading.Thread(target=work, name="drills-warm-up", daemon=True)
+    _warm.append(t)
+    t.start()
+
+
+def settle(timeout: float = 3.0) -> None:
+    """Let a half-done warm-up import finish so the interpreter never exits mid-import."""
+    for t in _warm:
+        t.join(timeout)
+
+
+def is_terminal(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> bool:
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    try:
+        return bool(stdin.isatty() and stdout.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def run(session: Session, on_record: OnRecord | None = None, *,
+        interactive: bool | None = None) -> Summary:
+    """Run ``session`` to its summary in the right front end for this terminal."""
+    from drills.tui.render import use_color
+
+    if interactive is None:
+        interactive = is_terminal()
+    width = shutil.get_terminal_size().columns
+    if interactive:
+        out = Output(Style(use_color(sys.stdout), width, CONCEPT_END), on_record)
+        out.emit(session.start())  # the first question is up before prompt_toolkit is imported
+        from drills.tui.interactive import run_interactive
+
+        return run_interactive(session, out=out)
+    from drills.tui.plain import run_plain
+
+    return run_plain(session, out=Output(Style(use_color(sys.stdout), width, PLAIN_END), on_record))

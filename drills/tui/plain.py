@@ -1,0 +1,51 @@
+"""The plain line front end: used when stdin or stdout is not a terminal.
+
+One line per answer (a concept answer is one line too, then a self-grade line); EOF
+ends the session cleanly with its summary. No timer thread: a late answer is
+recorded as a timeout by the session itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+
+from drills.session import Session, Summary
+from drills.tui import PLAIN_END, OnRecord, Output, settle, warm_up
+from drills.tui.render import Style, use_color
+
+
+def run_plain(session: Session, on_record: OnRecord | None = None, *,
+              lines: Iterable[str] | None = None, echo: Callable[[str], None] | None = None,
+              style: Style | None = None, out: Output | None = None) -> Summary:
+    """Feed ``lines`` (default: stdin) to ``session`` until it finishes or input ends."""
+    style = style or Style(color=use_color(sys.stdout), concept_end=PLAIN_END)
+    out = out or Output(style, on_record, echo)
+    if not session.started:
+        out.emit(session.start())
+    warm_up()
+    source = lines if lines is not None else sys.stdin
+    echo_input = lines is None and not _isatty(sys.stdin)  # piped answers: show them in the log
+    try:
+        for line in source:
+            text = line.rstrip("\r\n")
+            if echo_input:
+                out.echo(f"> {text}")
+            out.emit(session.submit(text))
+            if session.finished:
+                break
+        if not session.finished:  # EOF: end cleanly with what was answered
+            out.emit(session.quit())
+    except KeyboardInterrupt:
+        if not session.finished:
+            out.emit(session.quit())
+    settle()
+    assert out.summary is not None
+    return out.summary
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False

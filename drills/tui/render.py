@@ -1,0 +1,277 @@
+"""Session events -> text. Pure strings, so both front ends and the tests share them.
+
+Colour is plain ANSI and only when the output is a terminal and NO_COLOR is unset
+(https://no-color.org). Prose is wrapped to the terminal width; indented blocks
+(the ~70-column worked tables) are left alone so their columns stay aligned.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import IO, Any
+
+from drills.session import (
+    Finished,
+    Graded,
+    HintShown,
+    InvalidAnswer,
+    Notice,
+    QuestionShown,
+    Record,
+    Revealed,
+    Skipped,
+    StepsShown,
+    Summary,
+    TimedOut,
+)
+
+_LIST_ITEM = re.compile(r"\s*([-*]|\d+[.)]|[a-z]\))\s+")
+_EQUATION = re.compile(r"\S{1,14}\s+=\s")
+_SHORT_PARENS = re.compile(r"\([^()]{1,14}\)")  # keep "log2(i + 1)" on one line
+_NBSP = "\u00a0"
+_CODES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
+FORMS = {
+    "numeric": "a number or exact expression, e.g. 0.7592 or 13/2 + 1/log2(3)",
+    "choice": "a letter",
+    "concept": "a few sentences",
+}
+
+
+def use_color(stream: IO[Any] | None = None) -> bool:
+    """No colour when NO_COLOR is set (any value) or the stream is not a terminal."""
+    if "NO_COLOR" in os.environ:
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to draw: colour or not, wrap width, and how this front end ends a concept answer."""
+
+    color: bool = False
+    width: int = 80
+    concept_end: str = "finish with an empty line"
+
+    def paint(self, text: str, *names: str) -> str:
+        if not self.color or not names:
+            return text
+        codes = ";".join(_CODES[n] for n in names)
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+    def reflow(self, text: str, indent: str = "") -> str:
+        """Re-wrap hard-wrapped pack prose to this width; short lines, lists and tables stay put.
+
+        A prose line is joined with the next only when it looks hard-wrapped (60+ characters,
+        no full stop at the end), so one-statement lines ("Gains: 3, 1, 7, 0.") keep their
+        breaks; a list item absorbs its indented continuation lines.
+        """
+        out: list[str] = []
+        joinable, hang, prev_eq = False, 0, False
+        for line in text.strip("\n").splitlines():
+            lead = len(line) - len(line.lstrip())
+            item = _LIST_ITEM.match(line)
+            equation = bool(_EQUATION.match(line))  # "DCG@4 = ..." under another equation: a table
+            ending = line.rstrip().endswith((".", "?", "!"))
+            if line.strip() and not item and ((hang and lead == hang) or
+                                              (joinable and lead == 0 and not (equation and prev_eq))):
+                out[-1] += " " + line.strip()
+                joinable = joinable and len(line.rstrip()) >= 60 and not ending
+                continue
+            prev_eq = equation
+            out.append(line.rstrip())
+            hang = item.end() if item else 0
+            joinable = (bool(line.strip()) and lead == 0 and not item and len(line.rstrip()) >= 60
+                        and not ending)
+        return self.wrap("\n".join(out), indent)
+
+    def wrap(self, text: str, indent: str = "") -> str:
+        """Wrap to the width: prose plainly, list items and long indented formulas with a hanging indent."""
+        out = []
+        width = max(20, self.width - 1)
+        for line in text.splitlines():
+            item = _LIST_ITEM.match(line)
+            if not line.strip():
+                out.append("")
+            elif len(indent + line) <= width:
+                out.append(indent + line)
+            elif line[0].isspace() and not item:  # an over-long table or formula line
+                lead = indent + line[: len(line) - len(line.lstrip())]
+                out.extend(textwrap.wrap(line.strip(), width, initial_indent=lead,
+                                         subsequent_indent=lead + "    ", break_on_hyphens=False))
+            else:
+                hang = indent + " " * (item.end() if item else 0)
+                glued = _SHORT_PARENS.sub(lambda m: m.group(0).replace(" ", _NBSP), line)
+                out.extend(w.replace(_NBSP, " ") for w in textwrap.wrap(
+                    glued, width, initial_indent=indent, subsequent_indent=hang, break_on_hyphens=False))
+        return "\n".join(out)
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def render(event: Any, style: Style = Style()) -> str:
+    """The text for one event (may be several lines, no trailing newline)."""
+    fn = _RENDERERS.get(type(event))
+    return fn(event, style) if fn is not None else ""
+
+
+def question(ev: QuestionShown, style: Style) -> str:
+    q = ev.question
+    head = f"Question {ev.index + 1}/{ev.total} · {q.topic} · {q.difficulty}"
+    if ev.limit:
+        head += f" · {clock_text(ev.limit)} to answer"
+    lines = [style.paint(head, "bold", "cyan"), style.reflow(q.prompt)]
+    if q.kind == "choice":
+        from string import ascii_lowercase
+
+        width = max(20, style.width - 1)
+        lines += ["\n".join(textwrap.wrap(f"{ascii_lowercase[i]}) {o.text}", width, initial_indent="  ",
+                                           subsequent_indent="     "))
+                  for i, o in enumerate(q.options)]
+        form = f"a letter, a to {ascii_lowercase[len(q.options) - 1]}"
+    elif q.kind == "concept":
+        form = f"{FORMS['concept']}; {style.concept_end}"
+    else:
+        form = FORMS["numeric"] + (f" ({q.unit})" if q.unit else "")
+    lines.append(style.paint(style.wrap(f"Answer: {form}  (:help)"), "dim"))
+    return "\n".join(lines)
+
+
+def graded(ev: Graded, style: Style) -> str:
+    r = ev.record
+    if ev.deferred:
+        return style.paint("Answer recorded; feedback comes in the report at the end.", "dim")
+    if r.self_grade is not None:
+        return style.paint(f"Recorded: you graded it {r.self_grade}.", "dim")
+    if r.verdict == "correct":
+        return style.paint(style.wrap(_correct_line(r)), "green")
+    color = "yellow" if r.verdict == "close" else "red"
+    head, _, rest = r.explanation.partition("\n")
+    head = head[:1].upper() + head[1:]
+    text = style.paint(style.wrap(head), color, "bold") + ("\n" + explanation(r, style, rest) if rest else "")
+    if text.count("\n") > 15 and r.expected_value is not None:  # the verdict scrolled away: recap it
+        recap = f"=> {r.verdict.capitalize()}: you answered {r.given}, the answer is {r.expected_value:.6g}"
+        if r.misconceptions:
+            recap += f" (diagnosis: {', '.join(r.misconceptions)})"
+        text += "\n\n" + style.paint(style.wrap(recap), color, "bold")
+    return text
+
+
+def explanation(r: Record, style: Style, text: str | None = None) -> str:
+    """Engine text wrapped line by line; the pack's own prose re-flowed to the width."""
+    text = r.explanation if text is None else text
+    if r.question.kind == "concept":
+        return style.reflow(text)
+    prose = r.question.explanation.strip()
+    if prose and prose in text:
+        before, after = text.split(prose, 1)
+        parts = [style.wrap(before.rstrip("\n")), style.reflow(prose), style.wrap(after.strip("\n"))]
+        return "\n\n".join(p for p in parts if p)
+    return style.wrap(text)
+
+
+def _correct_line(r: Record) -> str:
+    o = r.outcome
+    if r.question.kind == "choice":
+        return f"Correct: {o.expected}" if o is not None else "Correct."
+    return o.summary.splitlines()[0] if o is not None else "Correct."
+
+
+def skipped(ev: Skipped | TimedOut, style: Style) -> str:
+    r = ev.record
+    if isinstance(ev, TimedOut):
+        head = f"Time is up ({clock_text(r.limit or r.seconds)}): recorded as timeout."
+    else:
+        head = "Skipped (recorded as skipped)."
+    if ev.deferred:
+        return style.paint(head, "yellow")
+    return style.paint(head, "yellow") + "\n" + explanation(r, style)
+
+
+def revealed(ev: Revealed, style: Style) -> str:
+    lines = [style.paint("Model answer:", "bold"), style.reflow(ev.model_answer, "  ")]
+    if ev.key_points:
+        got = sum(ok for _, ok in ev.key_points)
+        lines.append(style.paint(f"Key points you covered ({got}/{len(ev.key_points)}):", "bold"))
+        for point, ok in ev.key_points:
+            mark = style.paint("[x]", "green") if ok else style.paint("[ ]", "red")
+            lines.append("  " + mark + " " + style.wrap(point, "      ").lstrip())
+    lines.append(style.paint("Grade yourself: again, hard, good or easy (1-4)", "cyan"))
+    return "\n".join(lines)
+
+
+def summary(s: Summary, style: Style) -> str:
+    if s.mode == "mock":
+        return report(s, style)
+    return style.wrap("\n".join(_totals(s, style)))
+
+
+def _totals(s: Summary, style: Style) -> list[str]:
+    c = s.counts
+    parts = [f"{c[v]} {v}" for v in ("close", "wrong", "skipped", "timeout") if c.get(v)]
+    extra = f" ({', '.join(parts)})" if parts else ""
+    head = f"Score: {s.score}/{s.asked} correct{extra}; best streak {s.best_streak}."
+    if s.asked < s.total:
+        head += f" Answered {s.asked} of {s.total} questions."
+    lines = [style.paint("Session over.", "bold"), head]
+    if s.seed is not None:
+        lines.append(f"Seed {s.seed}: run again with --seed {s.seed} for the same questions.")
+    return lines
+
+
+def report(s: Summary, style: Style) -> str:
+    """The mock report card: by topic, time vs limit, wrong formulas, what next, explanations."""
+    lines = [style.paint("Mock interview report", "bold", "cyan"),
+             style.wrap("\n".join(_totals(s, style)[1:])), ""]
+    lines.append(style.paint("Score by topic", "bold"))
+    for topic, (right, n) in sorted(s.by_topic.items()):
+        lines.append(f"  {topic:<22} {right}/{n}")
+    lines += ["", style.paint("Time per question", "bold")]
+    for r in s.records:
+        limit = f" of {clock_text(r.limit)}" if r.limit else ""
+        lines.append(f"  {r.index + 1:>2}. {r.question.topic:<22} {clock_text(r.seconds):>5}{limit}"
+                     f"  {r.verdict}")
+    if s.misconceptions:
+        from drills.core.diagnose import CATALOG
+
+        lines += ["", style.paint("Wrong formulas you used", "bold")]
+        for mid, n in sorted(s.misconceptions.items(), key=lambda kv: -kv[1]):
+            title = CATALOG[mid].title if mid in CATALOG else ""
+            lines.append(f"  {mid} x{n}" + (f": {title}" if title else ""))
+    lines += ["", style.paint("What to review next", "bold")]
+    lines += [f"  - {item}" for item in s.review] or ["  - nothing missed: try a harder mock"]
+    if s.deferred:
+        missed = [r for r in s.records if r.verdict != "correct" or r.self_grade]
+        if missed:
+            lines += ["", style.paint("Explanations", "bold")]
+        for r in missed:
+            lines += ["", style.paint(f"Q{r.index + 1} ({r.question.topic}): {r.verdict}", "bold"),
+                      style.reflow(r.question.prompt, "  ")]
+            if r.given:
+                lines.append(f"  you answered: {r.given.splitlines()[0][:60]}")
+            lines.append(explanation(r, style))
+    return "\n".join(lines)
+
+
+_RENDERERS: dict[type, Any] = {
+    QuestionShown: question,
+    Graded: graded,
+    InvalidAnswer: lambda ev, st: st.paint(st.wrap(ev.message), "yellow") + "\n"
+    + st.paint("Not counted; try again.", "dim"),
+    HintShown: lambda ev, st: st.reflow(f"Hint {ev.number}/{ev.of}: {ev.text}"),
+    StepsShown: lambda ev, st: explanation(ev.record, st) if ev.record else st.wrap(ev.text),
+    Revealed: revealed,
+    Skipped: skipped,
+    TimedOut: skipped,
+    Notice: lambda ev, st: st.wrap(ev.text),
+    Finished: lambda ev, st: summary(ev.summary, st),
+}

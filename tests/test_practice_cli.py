@@ -1,0 +1,177 @@
+"""`drills practice` / `drills mock` through CliRunner: option errors and the plain line mode."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from drills.cli import cli
+from tests.test_pty import ALL_TINY, TINY_PACK
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY_PACK, encoding="utf-8")
+    return path
+
+
+def run(*args: str, input: str = ""):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.mark.parametrize("args,expect", [
+    (["practice", "--count", "0"], "--count must be at least 1"),
+    (["practice", "--topic", "nope"], "unknown topic 'nope' (topics: "),
+    (["practice", "--pack", "missing.yaml"], "pack not found: missing.yaml"),
+    (["practice", "--difficulty", "insane"], "(difficulties: easy, medium, hard)"),
+    (["practice", "--tolerance", "abc"], "cannot read tolerance 'abc'"),
+    (["mock", "--minutes", "0"], "--minutes must be a positive number"),
+    (["mock", "--per-question", "-5"], "--per-question must be a positive number"),
+    (["mock", "--count", "0"], "--count must be at least 1"),
+    (["mock", "--feedback", "later"], "(choices: end, immediate)"),
+])
+def test_bad_options_one_line_exit_2(args, expect):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and expect in lines[0], result.output
+    assert "Question" not in result.output
+
+
+def test_unknown_topic_lists_what_exists():
+    line = run("practice", "--topic", "nope").output
+    assert "hand-computation" in line and "conventions" in line
+
+
+def test_unwritable_home_fails_before_the_first_question(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a dir")
+    monkeypatch.setenv("DRILLS_HOME", str(blocker / "home"))
+    result = run("practice", "--seed", "1", input="0.5\n")
+    assert result.exit_code == 1
+    assert len(result.output.strip().splitlines()) == 1 and "Error: " in result.output
+    assert "Question" not in result.output
+
+
+def test_plain_mode_answers_and_transcript(pack, tmp_path, drills_home):
+    transcript = tmp_path / "run.jsonl"
+    result = run("practice", "--seed", "4", "--pack", str(pack), "--topic", "tiny-hand", "--count", "1",
+                 "--transcript", str(transcript), input="zero\n0.8675\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Question 1/1 · tiny-hand" in out and "Answer: a number" in out
+    assert "Not counted" in out and "Diagnosis: linear_gain" in out and "IDCG@4" in out
+    assert "Score: 0/1 correct (1 wrong)" in out and "--seed 4" in out
+    (line,) = [json.loads(x) for x in transcript.read_text().splitlines()]
+    assert line["id"] == "tiny-ndcg" and line["verdict"] == "wrong" and line["given"] == "0.8675"
+    assert line["expected"]["value"] == pytest.approx(0.759191924319732)
+    assert line["expected"]["exact"] == "(13/2 + 1/log2(3)) / (15/2 + 3/log2(3))"
+    assert line["misconceptions"] == ["linear_gain"] and line["seconds"] >= 0
+    with sqlite3.connect(drills_home / "drills.db") as db:
+        rows = db.execute("SELECT question_id, verdict FROM attempts").fetchall()
+        ended = db.execute("SELECT score, total FROM sessions").fetchall()
+    assert rows == [("tiny-ndcg", "wrong")] and ended == [(0, 1)]
+
+
+def test_eof_ends_cleanly_with_a_summary(pack, tmp_path):
+    transcript = tmp_path / "run.jsonl"
+    result = run("practice", "--pack", str(pack), *ALL_TINY, "--transcript", str(transcript),
+                 input=":skip\n")
+    assert result.exit_code == 0, result.output
+    assert "Session over." in result.output and "Answered 1 of 3" in result.output
+    assert "Traceback" not in result.output
+    seed = result.output.split("Seed ")[1].split(":")[0]  # no --seed: one was picked and shown
+    assert seed.isdigit()
+    (line,) = [json.loads(x) for x in transcript.read_text().splitlines()]
+    assert line["verdict"] == "skipped"
+
+
+def test_concept_and_choice_in_plain_mode(pack, tmp_path):
+    transcript = tmp_path / "run.jsonl"
+    result = run("practice", "--seed", "4", "--pack", str(pack), "--topic", "tiny-why",
+                 "--transcript", str(transcript), input="the ideal ranking scores 1\nhard\n")
+    assert "[x] the ideal ranking scores exactly 1" in result.output
+    (line,) = [json.loads(x) for x in transcript.read_text().splitlines()]
+    assert (line["kind"], line["verdict"], line["self_grade"]) == ("concept", "wrong", "hard")
+
+
+def test_same_seed_asks_what_plan_lists(tmp_path):
+    """practice calls plan() on the same catalog as `drills generate`: same seed, same questions."""
+    from drills.core.plan import plan
+    from drills.packs import discover
+
+    expected = plan(discover().questions, seed=11, count=6, topics=("hand-computation", "normalization"))
+    transcript = tmp_path / "run.jsonl"
+    result = run("practice", "--seed", "11", "--count", "6", "--topic", "hand-computation",
+                 "--topic", "normalization", "--transcript", str(transcript),
+                 input=":skip\n" * 6)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in transcript.read_text().splitlines()]
+    assert [x["id"] for x in lines] == [q.id for q in expected]
+    assert [x["prompt"] for x in lines] == [q.prompt for q in expected]
+    assert all(("params" in x) == bool(q.generator) for x, q in zip(lines, expected, strict=True))
+
+
+def test_mock_plain_report_card(pack, tmp_path):
+    transcript = tmp_path / "mock.jsonl"
+    result = run("mock", "--count", "4", "--seed", "2", "--minutes", "10",
+                 "--transcript", str(transcript), input="0.5\nb\n:skip\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "2:30 to answer" in out  # 10 minutes over 4 questions
+    for part in ("Mock interview report", "Score by topic", "Time per question", "What to review next"):
+        assert part in out
+    assert len(transcript.read_text().splitlines()) >= 2
+
+
+def test_first_question_before_sympy_in_the_plain_front_end(pack, drills_home):
+    """A subprocess: sympy is not in sys.modules when the first question is rendered."""
+    env = dict(os.environ, DRILLS_HOME=str(drills_home), DRILLS_DEBUG_IMPORTS="1", PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "drills", "practice", "--seed", "1", "--pack", str(pack),
+                           *ALL_TINY], input="", capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "[debug] sympy imported at first question: False" in proc.stdout
+
+
+def test_review_hook_serves_questions_and_fresh_variants(monkeypatch):
+    from drills.cli.practice import run_review
+    from drills.packs import discover
+
+    templates = [q for q in discover().questions if q.kind == "generated"]
+    skill = f"skill:{templates[0].generator}:{templates[0].topic}"
+    fixed = next(q for q in discover().questions if q.kind == "numeric")
+    runner = CliRunner()
+    with runner.isolation(input=":skip\n:skip\n") as streams:
+        code = run_review([f"q:{fixed.id}", skill, "q:no-such-question"], 5)
+    text = streams[0].getvalue().decode()
+    assert code == 0 and "Question 1/2" in text and "Question 2/2" in text
+    assert text.count("Skipped") == 2
+    with sqlite3.connect(Path(os.environ["DRILLS_HOME"]) / "drills.db") as db:
+        modes = db.execute("SELECT mode FROM sessions").fetchall()
+        gens = db.execute("SELECT generator FROM attempts ORDER BY id").fetchall()
+    assert modes == [("review",)] and gens[1] == (templates[0].generator,)
+
+
+def test_every_command_has_help():
+    for name in ("practice", "mock"):
+        result = run(name, "--help")
+        assert result.exit_code == 0 and "Examples" in result.output
+
+
+def test_adaptive_plans_within_the_topics(tmp_path):
+    transcript = tmp_path / "run.jsonl"
+    result = run("practice", "--adaptive", "--seed", "9", "--count", "4", "--topic", "conventions",
+                 "--topic", "lambdarank", "--transcript", str(transcript), input=":skip\n" * 4)
+    assert result.exit_code == 0, result.output
+    topics = {json.loads(x)["topic"] for x in transcript.read_text().splitlines()}
+    assert topics <= {"conventions", "lambdarank"} and len(transcript.read_text().splitlines()) == 4

@@ -1,0 +1,305 @@
+"""The quiz state machine: pure, no I/O, driven with a fake clock."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from drills.core.questions import Option, Problem, Question
+from drills.session import (
+    COMMANDS,
+    Finished,
+    Graded,
+    HintShown,
+    InvalidAnswer,
+    Notice,
+    Options,
+    QuestionShown,
+    Revealed,
+    Session,
+    Skipped,
+    StepsShown,
+    TimedOut,
+    covered,
+)
+from drills.tui.render import Style, render
+
+NDCG = Question(
+    id="ndcg-worked", topic="hand-computation", kind="numeric",
+    prompt="Ranked relevance [2, 1, 3, 0], judged pool [3, 2, 1, 0]: NDCG@4 (gain 2^rel - 1)?",
+    problem=Problem((2, 1, 3, 0), (3, 2, 1, 0), 4), metric="ndcg",
+    hints=("IDCG sorts the judged pool best first.", "The discount at rank i is log2(i + 1)."),
+)
+CHOICE = Question(
+    id="gain-choice", topic="conventions", kind="choice", prompt="Burges et al. use which gain?",
+    options=(Option("rel"), Option("2^rel - 1", True), Option("2^rel", False, "That keeps gain 1 for rel 0.")),
+)
+CONCEPT = Question(
+    id="why-normalize", topic="normalization", kind="concept", prompt="Why divide DCG by IDCG?",
+    model_answer="DCG grows with the number of relevant documents; dividing by the ideal DCG "
+                 "puts every query on a 0-1 scale.",
+    key_points=("puts queries on a comparable 0-1 scale", "ideal ranking scores exactly 1",
+                "dividing by the ideal DCG"),
+)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def of(events, kind):
+    return [e for e in events if isinstance(e, kind)]
+
+
+def test_start_shows_first_question():
+    s = Session([NDCG, CHOICE])
+    (shown,) = s.start()
+    assert isinstance(shown, QuestionShown) and shown.index == 0 and shown.total == 2
+    assert s.current() is NDCG
+
+
+def test_correct_answer_records_and_advances():
+    s = Session([NDCG, CHOICE])
+    s.start()
+    events = s.submit("0.7592")
+    (graded,) = of(events, Graded)
+    assert graded.record.verdict == "correct"
+    assert graded.record.expected_value == pytest.approx(0.759191924319732)
+    assert of(events, QuestionShown)[0].index == 1
+    assert s.score == 1 and s.streak == 1
+    line = render(graded, Style(width=200))
+    assert line.startswith("Correct") and "0.75919192432" in line
+    assert len(line.splitlines()) == 1  # a correct answer: one line with the exact value
+
+
+def test_exact_expression_is_correct():
+    s = Session([NDCG])
+    s.start()
+    (graded,) = of(s.submit("(13/2 + 1/log2(3)) / (15/2 + 3/log2(3))"), Graded)
+    assert graded.record.verdict == "correct"
+
+
+def test_wrong_answer_is_diagnosed_with_worked_solution():
+    s = Session([NDCG])
+    s.start()
+    events = s.submit("0.8675")
+    (graded,) = of(events, Graded)
+    assert graded.record.verdict == "wrong"
+    assert "linear_gain" in graded.record.misconceptions
+    text = render(graded)
+    assert "Diagnosis: linear_gain" in text and "IDCG@4" in text
+    assert isinstance(events[-1], Finished)
+    assert s.streak == 0
+
+
+def test_invalid_answer_is_asked_again_not_counted():
+    s = Session([NDCG])
+    s.start()
+    (invalid,) = s.submit("zero point seven")
+    assert isinstance(invalid, InvalidAnswer)
+    assert s.records == [] and s.current() is NDCG
+    assert of(s.submit(""), InvalidAnswer)
+    assert of(s.submit("0.7592"), Graded)
+
+
+def test_hints_one_at_a_time_then_none_left():
+    s = Session([NDCG])
+    s.start()
+    first, = s.submit(":hint")
+    second, = s.hint()
+    assert isinstance(first, HintShown) and (first.number, first.of) == (1, 2)
+    assert second.text == NDCG.hints[1]
+    assert isinstance(s.hint()[0], Notice)
+    s.submit("0.7592")
+    assert s.records[0].hints == 2
+
+
+def test_skip_records_and_shows_the_answer():
+    s = Session([NDCG, CHOICE])
+    s.start()
+    events = s.submit(":skip")
+    (skipped,) = of(events, Skipped)
+    assert skipped.record.verdict == "skipped"
+    assert "0.7591919243" in skipped.record.explanation
+    assert s.current() is CHOICE and s.streak == 0
+
+
+def test_steps_show_the_last_graded_question():
+    s = Session([NDCG, CHOICE])
+    s.start()
+    assert isinstance(s.steps()[0], Notice)  # nothing graded yet
+    s.submit("0.7592")
+    (steps,) = s.submit(":steps")
+    assert isinstance(steps, StepsShown) and "DCG@4" in steps.text and "IDCG@4" in steps.text
+
+
+def test_quit_finishes_with_a_summary():
+    s = Session([NDCG, CHOICE], Options(seed=7))
+    s.start()
+    s.submit("0.7592")
+    (done,) = s.submit(":quit")
+    assert isinstance(done, Finished) and s.finished
+    assert done.summary.asked == 1 and done.summary.total == 2 and done.summary.quit_early
+    text = render(done)
+    assert "Score: 1/1" in text and "--seed 7" in text
+    assert s.submit("0.1") == []
+
+
+def test_choice_by_letter_and_option_explanation():
+    s = Session([CHOICE, CHOICE])
+    s.start()
+    assert of(s.submit("b"), Graded)[0].record.verdict == "correct"
+    (graded,) = of(s.submit("c"), Graded)
+    assert graded.record.verdict == "wrong" and "keeps gain 1" in render(graded)
+
+
+def test_choice_bad_letter_is_invalid():
+    s = Session([CHOICE])
+    s.start()
+    (ev,) = s.submit("z")
+    assert isinstance(ev, InvalidAnswer) and "a to c" in ev.message
+
+
+def test_concept_flow_marks_key_points_then_self_grade():
+    s = Session([CONCEPT, NDCG])
+    s.start()
+    (revealed,) = s.submit("Raw DCG depends on how many relevant docs a query has.\n"
+                           "Dividing by the ideal DCG puts every query on a 0-1 scale.")
+    assert isinstance(revealed, Revealed) and s.awaiting_grade
+    marks = dict(revealed.key_points)
+    assert marks["puts queries on a comparable 0-1 scale"]
+    assert marks["dividing by the ideal DCG"]
+    assert not marks["ideal ranking scores exactly 1"]
+    assert isinstance(s.submit("meh")[0], InvalidAnswer)
+    events = s.submit("good")
+    (graded,) = of(events, Graded)
+    assert graded.record.self_grade == "good" and graded.record.verdict == "correct"
+    assert "Raw DCG" in graded.record.given
+    assert of(events, QuestionShown)
+
+
+@pytest.mark.parametrize("grade,verdict", [("again", "wrong"), ("2", "wrong"), ("g", "correct"), ("e", "correct")])
+def test_self_grade_maps_to_a_verdict(grade, verdict):
+    s = Session([CONCEPT])
+    s.start()
+    s.submit("something")
+    assert of(s.self_grade(grade), Graded)[0].record.verdict == verdict
+
+
+def test_covered_is_keyword_overlap():
+    assert covered("ideal ranking scores exactly 1", "the IDEAL ranking would score 1")
+    assert not covered("ideal ranking scores exactly 1", "it normalises by length")
+
+
+def test_mock_timeout_records_timeout():
+    clock = Clock()
+    s = Session([NDCG, CHOICE], Options(mode="mock", seconds=30), clock=clock)
+    (shown,) = s.start()
+    assert shown.limit == 30 and s.remaining() == 30
+    clock.now += 12
+    assert s.remaining() == 18
+    events = s.timeout()
+    (timed,) = of(events, TimedOut)
+    assert timed.record.verdict == "timeout" and timed.record.seconds == 30
+    clock.now += 31
+    (late,) = of(s.submit("b"), TimedOut)  # an answer after the deadline is a timeout too
+    assert late.record.question is CHOICE and s.finished
+
+
+def test_mock_total_minutes_ends_the_session():
+    clock = Clock()
+    s = Session([NDCG, CHOICE, CHOICE], Options(mode="mock", minutes=1), clock=clock)
+    s.start()
+    clock.now += 61
+    events = s.timeout()
+    assert isinstance(events[-1], Finished) and events[-1].summary.asked == 1
+
+
+def test_mock_has_no_hints_and_defers_feedback():
+    clock = Clock()
+    s = Session([NDCG, CHOICE], Options(mode="mock", feedback="end", seconds=60), clock=clock)
+    s.start()
+    assert isinstance(s.hint()[0], Notice)
+    clock.now += 5
+    (graded,) = of(s.submit("0.8675"), Graded)
+    assert graded.deferred and "report" in render(graded)
+    assert isinstance(s.steps()[0], Notice)
+    clock.now += 7
+    events = s.submit("b")
+    report = render(events[-1])
+    for part in ("Mock interview report", "Score by topic", "hand-computation", "Time per question",
+                 "0:05 of 1:00", "Wrong formulas you used", "linear_gain", "What to review next",
+                 "Explanations", "IDCG@4"):
+        assert part in report, part
+
+
+def test_score_and_streak():
+    s = Session([CHOICE] * 5)
+    s.start()
+    for answer in ("b", "b", "a", "b", "b"):
+        s.submit(answer)
+    summary = s.summary()
+    assert (summary.score, summary.best_streak, s.streak) == (4, 2, 2)
+    assert summary.by_topic == {"conventions": (4, 5)}
+
+
+def test_unknown_command_and_help():
+    s = Session([NDCG])
+    s.start()
+    assert isinstance(s.submit(":frobnicate")[0], InvalidAnswer)
+    (help_,) = s.submit(":help")
+    for name in ("hint", "skip", "steps", "quit", "help"):
+        assert f":{name}" in help_.text
+    assert set(COMMANDS) >= {"hint", "skip", "steps", "quit", "help"}
+
+
+def test_session_does_no_io_and_no_terminal_imports():
+    """The state machine imports neither click nor prompt_toolkit and never prints."""
+    tree = ast.parse(Path(__file__).parents[1].joinpath("drills/session.py").read_text())
+    names = {a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+             for a in n.names} | {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not {"click", "prompt_toolkit", "sqlite3"} & {str(n).split(".")[0] for n in names}
+    calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert not {"print", "input", "open"} & calls
+
+
+def test_render_respects_color_setting(monkeypatch):
+    s = Session([NDCG])
+    (shown,) = s.start()
+    assert "\x1b[" not in render(shown, Style(color=False))
+    assert "\x1b[" in render(shown, Style(color=True))
+
+    class Tty:
+        def isatty(self):
+            return True
+
+    from drills.tui.render import use_color
+
+    assert use_color(Tty())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_color(Tty())
+
+
+def test_reflow_joins_hard_wrapped_prose_but_keeps_tables_and_lists():
+    text = ("scikit-learn's ndcg_score uses linear gain: DCG@4 = 2 + 1/log2(3) + 3/2 = 4.1309,\n"
+            "IDCG@4 = 4.7619, so NDCG = 0.8675 here.\n"
+            "Answer: 0.8675\n"
+            "DCG@4  = 7 + 7/log2(3) + 3/2 + 0 = 12.9165 and a long tail to pass sixty chars\n"
+            "IDCG@4 = 13.3472\n"
+            "1. Gain: LightGBM uses 2^rel - 1 (label_gain), sklearn uses the raw label\n"
+            "   (linear). Pass 2**y - 1 to match.\n"
+            "  rank  rel  gain\n")
+    out = Style(width=60).reflow(text)
+    lines = out.splitlines()
+    assert all(len(line) <= 59 for line in lines)
+    assert "Answer: 0.8675" in lines  # a sentence that ended keeps its break
+    assert "IDCG@4 = 13.3472" in lines  # an equation under an equation is a table row
+    assert any(line.startswith("   ") and "(linear)" in line for line in lines)  # hanging indent
+    assert lines[-1] == "  rank  rel  gain"
+    assert "log2(i + 1)" in Style(width=30).wrap("Exponential gain 2^rel - 1, discount log2(i + 1).")
