@@ -150,3 +150,19 @@ def test_planning_imports_no_sympy_click_or_prompt_toolkit():
                             timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
+
+
+def test_fixed_choice_options_are_shuffled_by_seed_but_true_false_keeps_order():
+    four = Question(id="c4", topic="conventions", kind="choice", prompt="?",
+                    options=(Option("right", True), Option("w1"), Option("w2"), Option("w3")))
+    tf = Question(id="tf", topic="conventions", kind="choice", prompt="?",
+                  options=(Option("True", True), Option("False")))
+    positions = set()
+    for seed in range(40):
+        (item,) = plan([four], seed=seed, count=1)
+        assert sorted(o.text for o in item.options) == ["right", "w1", "w2", "w3"]
+        positions.add([o.correct for o in item.options].index(True))
+        assert plan([four], seed=seed, count=1) == [item]  # same seed, same order
+        (kept,) = plan([tf], seed=seed, count=1)
+        assert [o.text for o in kept.options] == ["True", "False"]
+    assert positions == {0, 1, 2, 3}

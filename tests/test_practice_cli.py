@@ -32,7 +32,7 @@ def run(*args: str, input: str = ""):
 @pytest.mark.parametrize("args,expect", [
     (["practice", "--count", "0"], "--count must be at least 1"),
     (["practice", "--topic", "nope"], "unknown topic 'nope' (topics: "),
-    (["practice", "--pack", "missing.yaml"], "pack not found: missing.yaml"),
+    (["practice", "--pack", "missing.yaml"], "unknown pack 'missing.yaml'"),
     (["practice", "--difficulty", "insane"], "(difficulties: easy, medium, hard)"),
     (["practice", "--tolerance", "abc"], "cannot read tolerance 'abc'"),
     (["mock", "--minutes", "0"], "--minutes must be a positive number"),

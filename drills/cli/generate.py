@@ -12,11 +12,11 @@ import random
 import re
 import textwrap
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from drills.cli.catalog import check_topics, load_questions
 from drills.cli.common import fail
 
 if TYPE_CHECKING:
@@ -37,8 +37,9 @@ NDCG_FAMILY = ("dcg", "idcg", "ndcg", "delta_ndcg")
 @click.option("--topic", "topics", multiple=True, metavar="TOPIC",
               help="Only this topic (repeatable).")
 @click.option("--difficulty", default=None, metavar="LEVEL", help="Only easy, medium or hard questions.")
-@click.option("--pack", "packs", multiple=True, metavar="PATH",
-              help="Also load this pack file or folder (repeatable).")
+@click.option("--pack", "packs", multiple=True, metavar="P",
+              help="Use only pack P: a pack name (see `drills packs list`) or a pack file or "
+                   "folder (repeatable). Default: every pack.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of items with answers.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print Markdown instead of plain text.")
 def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: str | None,
@@ -59,7 +60,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
       ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case
     """
     from drills.core.plan import GenerationError, plan
-    from drills.core.questions import DIFFICULTIES, TOPICS
+    from drills.core.questions import DIFFICULTIES
 
     if as_json and as_markdown:
         fail("choose one of --json and --markdown")
@@ -67,14 +68,8 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
         fail(f"--count must be at least 1, got {count}")
     if difficulty is not None and difficulty not in DIFFICULTIES:
         fail(f"unknown difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}")
-    for path in packs:
-        if not Path(path).exists():
-            fail(f"pack not found: {path}")
-    questions = _load(packs)
-    known = sorted(set(TOPICS) | {q.topic for q in questions})
-    for topic in topics:
-        if topic not in known:
-            fail(f"unknown topic {topic!r}; available topics: {', '.join(known)}")
+    questions = load_questions(packs)
+    check_topics(topics, questions)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
         click.echo(f"seed {seed} (rerun with --seed {seed} for the same sheet)", err=True)
@@ -92,16 +87,6 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
         click.echo(markdown_sheet(items, seed), nl=False)
     else:
         click.echo(text_sheet(items, seed), nl=False)
-
-
-def _load(extra: Sequence[str]) -> list[Question]:
-    """Every discoverable pack plus ``extra``; a broken pack costs one stderr line, not the sheet."""
-    from drills.packs import discover
-
-    catalog = discover(extra=[Path(p) for p in extra])
-    for error in catalog.errors:
-        click.echo(f"skipped: {error}", err=True)
-    return list(catalog.questions)
 
 
 def _header(items: Sequence[Question], seed: int) -> str:

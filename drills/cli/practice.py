@@ -16,8 +16,9 @@ from typing import IO, Any
 
 import click
 
+from drills.cli.catalog import check_topics, load_questions
 from drills.cli.common import Exit, fail
-from drills.core.questions import DIFFICULTIES, TOPICS, Question
+from drills.core.questions import DIFFICULTIES, Question
 
 DEFAULT_COUNT = 10
 
@@ -52,33 +53,6 @@ def _open_store() -> Any:
     if store.notice:
         click.echo(store.notice, err=True)
     return store
-
-
-def _catalog(packs: Sequence[str]) -> list[Question]:
-    """Built-in and user packs plus each --pack path, exactly as ``drills generate`` loads them.
-
-    The same loading and the same plan() call are what make a seed ask the same questions
-    as the worksheet ``drills generate`` prints with it. A broken pack costs one line.
-    """
-    from pathlib import Path
-
-    from drills.packs import discover
-
-    missing = [p for p in packs if not Path(p).exists()]
-    catalog = discover([Path(p) for p in packs if Path(p).exists()])
-    if missing:
-        known = ", ".join(f"{i.name} ({i.path})" for i in catalog.packs) or "none"
-        fail(f"pack not found: {missing[0]} (give a pack file or folder; loaded packs: {known})")
-    for error in catalog.errors:
-        click.echo(f"skipped: {error}", err=True)
-    return list(catalog.questions)
-
-
-def _check_topics(topics: Sequence[str], questions: Sequence[Question]) -> None:
-    known = sorted(set(TOPICS) | {q.topic for q in questions})
-    for t in topics:
-        if t not in known:
-            fail(f"unknown topic {t!r} (topics: {', '.join(known)})")
 
 
 def _plan(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
@@ -210,7 +184,8 @@ def _common(fn: Any) -> Any:
     fn = click.option("--seed", type=int, default=None,
                       help="Same seed, same questions in the same order (default: random, shown at the end).")(fn)
     fn = click.option("--pack", "packs", multiple=True, metavar="P",
-                      help="Also load the pack file or folder P (repeatable); pick its topics with --topic.")(fn)
+                      help="Use only pack P: a pack name (see `drills packs list`) or a pack file "
+                           "or folder (repeatable). Default: every pack.")(fn)
     return fn
 
 
@@ -238,8 +213,8 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
         fail(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})")
     tol = _tolerance(tolerance)
     store = _open_store()
-    questions = _catalog(packs)
-    _check_topics(topics, questions)
+    questions = load_questions(packs)
+    check_topics(topics, questions)
     seed = _seed(seed)
     if adaptive:
         items = _adaptive(store, questions, seed, count, topics, difficulty)
@@ -279,7 +254,7 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
     if per_question is None:
         per_question = round(minutes * 60 / count, 1) if minutes else 90.0
     store = _open_store()
-    questions = _catalog(packs)
+    questions = load_questions(packs)
     seed = _seed(seed)
     items = _mock_mix(questions, seed, count)
     if not items:
@@ -294,7 +269,7 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
 def run_review(keys: list[str], count: int) -> int:
     """Serve due review items: ``q:<id>`` as is, ``skill:<generator>:<topic>`` as a fresh variant."""
     store = _open_store()
-    questions = _catalog(())
+    questions = load_questions(())
     seed = _seed(None)
     by_id = {}
     for q in questions:

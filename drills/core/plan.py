@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from drills.core.generators import REGISTRY
@@ -33,8 +34,25 @@ def item_rng(seed: int, index: int, template_id: str) -> random.Random:
     return random.Random(f"{seed}:{index}:{template_id}")
 
 
+_ORDERED = {"true", "false", "yes", "no"}
+
+
+def shuffle_options(question: Question, rng: random.Random) -> Question:
+    """A fixed choice question with its options in a seeded order, so the answer's letter
+    carries no hint; True/False and "... of the above" options keep their written order."""
+    texts = [o.text.strip().lower() for o in question.options]
+    if any(t in _ORDERED or "of the above" in t for t in texts):
+        return question
+    options = list(question.options)
+    rng.shuffle(options)
+    return replace(question, options=tuple(options))
+
+
 def instantiate(template: Question, rng: random.Random) -> Question:
-    """A concrete numeric/choice question from a generated template (others pass through)."""
+    """A concrete numeric/choice question from a generated template; fixed choice
+    questions get their options shuffled; other questions pass through."""
+    if template.kind == "choice":
+        return shuffle_options(template, rng)
     if template.kind != "generated":
         return template
     gen = REGISTRY.get(template.generator or "")

@@ -1,0 +1,52 @@
+"""Loading the questions a command works on: one function, so practice, mock and generate agree.
+
+``--pack P`` names a pack (``ndcg-lambdarank``) or a pack file or folder. Without it every
+discoverable pack is used; with it, only the packs named, so a pack you just wrote is the
+one you practise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from drills.cli.common import fail
+from drills.core.questions import Question
+
+
+def load_questions(pack_args: Sequence[str]) -> list[Question]:
+    """The questions of the chosen packs; broken packs cost one stderr line each."""
+    from drills.packs import discover
+
+    paths = [Path(p) for p in pack_args if Path(p).exists()]
+    catalog = discover(paths)
+    for error in catalog.errors:
+        click.echo(f"skipped: {error}", err=True)
+    if not pack_args:
+        return list(catalog.questions)
+    chosen: set[str] = set()
+    for arg in pack_args:
+        path = Path(arg)
+        if path.exists():  # a broken pack file was reported above and is skipped
+            root = path.resolve()
+            chosen |= {i.name for i in catalog.packs
+                       if Path(i.path).resolve() == root or root in Path(i.path).resolve().parents}
+        else:
+            names = {i.name for i in catalog.packs if i.name == arg}
+            if not names:
+                known = ", ".join(sorted(i.name for i in catalog.packs)) or "none"
+                fail(f"unknown pack {arg!r}: give a pack name or a pack file or folder (packs: {known})")
+            chosen |= names
+    if not chosen:
+        fail(f"no pack could be loaded from {', '.join(pack_args)} (see above, or run `drills packs validate`)")
+    return [q for q in catalog.questions if q.pack in chosen]
+
+
+def check_topics(topics: Sequence[str], questions: Sequence[Question]) -> None:
+    """A one-line error for a topic that no loaded question has."""
+    known = sorted({q.topic for q in questions})
+    for t in topics:
+        if t not in known:
+            fail(f"unknown topic {t!r} (topics: {', '.join(known)})")
