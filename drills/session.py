@@ -9,143 +9,37 @@ before sympy is loaded.
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from drills.core.questions import Question, Tolerance
+from drills.core.keypoints import covered, significant_words  # noqa: F401 - re-exported
+from drills.core.questions import Question
+from drills.events import (  # noqa: F401 - re-exported: the front ends import them from here
+    RECORD_EVENTS,
+    Event,
+    Finished,
+    Graded,
+    HintShown,
+    InvalidAnswer,
+    Notice,
+    Options,
+    QuestionShown,
+    Record,
+    Recorded,
+    Revealed,
+    Skipped,
+    StepsShown,
+    Summary,
+    TimedOut,
+)
 
 GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
 # A concept answer is self-graded; the transcript and the store see a verdict.
 GRADE_VERDICT = {"again": "wrong", "hard": "wrong", "good": "correct", "easy": "correct"}
 _GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
                   "a": "again", "h": "hard", "g": "good", "e": "easy"}
-_STOP = frozenset("""a an and are as at be by can do does for from has have how if in into is
-it its not of on or so than that the their them then there these this to was what when which
-why will with you your they more most only also each per""".split())
-
-
-@dataclass(frozen=True)
-class Options:
-    """How a session runs; ``seed`` is only carried through to the summary."""
-
-    mode: str = "practice"  # practice | mock
-    feedback: str = "immediate"  # immediate | end (explanations deferred to the report)
-    seconds: float | None = None  # per-question limit
-    minutes: float | None = None  # whole-session limit (mock)
-    tolerance: Tolerance | None = None
-    seed: int | None = None
-
-
-@dataclass
-class Record:
-    """One question's result: what the store, the transcript and the report need."""
-
-    index: int
-    question: Question
-    verdict: str  # correct | close | wrong | skipped | timeout
-    given: str = ""
-    seconds: float = 0.0
-    limit: float | None = None
-    expected: str = ""
-    expected_value: float | None = None
-    misconceptions: tuple[str, ...] = ()
-    self_grade: str | None = None
-    hints: int = 0
-    outcome: Any = None  # drills.core.checking.Outcome for auto-graded answers
-    explanation: str = ""  # full text: verdict, diagnosis, worked solution
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The end of a session: totals, plus the mock report card's ingredients."""
-
-    mode: str
-    seed: int | None
-    asked: int
-    total: int
-    score: int
-    best_streak: int
-    counts: dict[str, int]
-    by_topic: dict[str, tuple[int, int]]  # topic -> (correct, answered)
-    misconceptions: dict[str, int]
-    review: tuple[str, ...]
-    records: tuple[Record, ...]
-    deferred: bool
-    quit_early: bool
-
-
-@dataclass(frozen=True)
-class QuestionShown:
-    index: int  # 0-based
-    total: int
-    question: Question
-    limit: float | None
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """Base of the events that carry a saved Record (store and transcript write these)."""
-
-    record: Record
-    deferred: bool = False  # mock with feedback=end: say "recorded", explain in the report
-
-
-class Graded(Recorded):
-    """An answer (or a concept self-grade) was graded."""
-
-
-class Skipped(Recorded):
-    """:skip or Ctrl-C: recorded as skipped; the answer is shown."""
-
-
-class TimedOut(Recorded):
-    """The question's time ran out: recorded as timeout."""
-
-
-@dataclass(frozen=True)
-class InvalidAnswer:
-    message: str
-
-
-@dataclass(frozen=True)
-class HintShown:
-    text: str
-    number: int
-    of: int
-
-
-@dataclass(frozen=True)
-class StepsShown:
-    text: str
-    record: Record | None = None
-
-
-@dataclass(frozen=True)
-class Revealed:
-    """A concept answer was submitted: the model answer and which key points it covered."""
-
-    question: Question
-    model_answer: str
-    key_points: tuple[tuple[str, bool], ...]
-
-
-@dataclass(frozen=True)
-class Notice:
-    text: str
-
-
-@dataclass(frozen=True)
-class Finished:
-    summary: Summary
-
-
-Event = Any  # any of the dataclasses above
-RECORD_EVENTS = (Recorded,)
-
 Handler = Callable[["Session"], "list[Event]"]
 # In-quiz commands (":hint" ...), registered by decorator on Session's methods: name -> (help, handler).
 COMMANDS: dict[str, tuple[str, Handler]] = {}
@@ -156,28 +50,6 @@ def command(name: str, help: str) -> Callable[[Handler], Handler]:
         COMMANDS[name] = (help, fn)
         return fn
     return deco
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "ly", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
-def significant_words(text: str) -> set[str]:
-    """Lower-cased content words, crudely stemmed: enough for 'did you mention it'."""
-    words = re.findall(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", text.lower())
-    return {_stem(w) for w in words if w not in _STOP and (len(w) >= 3 or w.isdigit())}
-
-
-def covered(point: str, answer: str) -> bool:
-    """A key point counts as covered when at least half its significant words appear."""
-    need = significant_words(point)
-    if not need:
-        return False
-    have = significant_words(answer)
-    return len(need & have) * 2 >= len(need)
 
 
 class Session:

@@ -1,0 +1,35 @@
+"""Which key points of a model answer a learner's free-text answer covers (concept questions).
+
+Deliberately simple and predictable: content words, crudely stemmed, half of a point's
+words must appear. The learner grades themselves after seeing the marks.
+"""
+
+from __future__ import annotations
+
+import re
+
+_STOP = frozenset("""a an and are as at be by can do does for from has have how if in into is
+it its not of on or so than that the their them then there these this to was what when which
+why will with you your they more most only also each per""".split())
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def significant_words(text: str) -> set[str]:
+    """Lower-cased content words, crudely stemmed: enough for 'did you mention it'."""
+    words = re.findall(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", text.lower())
+    return {_stem(w) for w in words if w not in _STOP and (len(w) >= 3 or w.isdigit())}
+
+
+def covered(point: str, answer: str) -> bool:
+    """A key point counts as covered when at least half its significant words appear."""
+    need = significant_words(point)
+    if not need:
+        return False
+    have = significant_words(answer)
+    return len(need & have) * 2 >= len(need)

@@ -1,0 +1,129 @@
+"""What the quiz state machine emits: records of graded questions and the events the
+front ends render. Plain dataclasses; no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from drills.core.questions import Question, Tolerance
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a session runs; ``seed`` is only carried through to the summary."""
+
+    mode: str = "practice"  # practice | mock
+    feedback: str = "immediate"  # immediate | end (explanations deferred to the report)
+    seconds: float | None = None  # per-question limit
+    minutes: float | None = None  # whole-session limit (mock)
+    tolerance: Tolerance | None = None
+    seed: int | None = None
+
+
+@dataclass
+class Record:
+    """One question's result: what the store, the transcript and the report need."""
+
+    index: int
+    question: Question
+    verdict: str  # correct | close | wrong | skipped | timeout
+    given: str = ""
+    seconds: float = 0.0
+    limit: float | None = None
+    expected: str = ""
+    expected_value: float | None = None
+    misconceptions: tuple[str, ...] = ()
+    self_grade: str | None = None
+    hints: int = 0
+    outcome: Any = None  # drills.core.checking.Outcome for auto-graded answers
+    explanation: str = ""  # full text: verdict, diagnosis, worked solution
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The end of a session: totals, plus the mock report card's ingredients."""
+
+    mode: str
+    seed: int | None
+    asked: int
+    total: int
+    score: int
+    best_streak: int
+    counts: dict[str, int]
+    by_topic: dict[str, tuple[int, int]]  # topic -> (correct, answered)
+    misconceptions: dict[str, int]
+    review: tuple[str, ...]
+    records: tuple[Record, ...]
+    deferred: bool
+    quit_early: bool
+
+
+@dataclass(frozen=True)
+class QuestionShown:
+    index: int  # 0-based
+    total: int
+    question: Question
+    limit: float | None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """Base of the events that carry a saved Record (store and transcript write these)."""
+
+    record: Record
+    deferred: bool = False  # mock with feedback=end: say "recorded", explain in the report
+
+
+class Graded(Recorded):
+    """An answer (or a concept self-grade) was graded."""
+
+
+class Skipped(Recorded):
+    """:skip or Ctrl-C: recorded as skipped; the answer is shown."""
+
+
+class TimedOut(Recorded):
+    """The question's time ran out: recorded as timeout."""
+
+
+@dataclass(frozen=True)
+class InvalidAnswer:
+    message: str
+
+
+@dataclass(frozen=True)
+class HintShown:
+    text: str
+    number: int
+    of: int
+
+
+@dataclass(frozen=True)
+class StepsShown:
+    text: str
+    record: Record | None = None
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """A concept answer was submitted: the model answer and which key points it covered."""
+
+    question: Question
+    model_answer: str
+    key_points: tuple[tuple[str, bool], ...]
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+
+
+@dataclass(frozen=True)
+class Finished:
+    summary: Summary
+
+
+Event = Any  # any of the dataclasses above
+RECORD_EVENTS = (Recorded,)
