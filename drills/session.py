@@ -281,11 +281,11 @@ def _answer_for(q: Question) -> dict[str, Any]:
             x for x in (f"Answer: {text}", q.explanation.strip()) if x)}
     ref = checking.reference(q)
     lines = [f"Answer: {ref.text} = {ref.value:.10g}"]
-    sol = checking.solution_for(q)
-    if sol is not None:
-        from drills.core.explain import worked_solution
+    from drills.core.explain import worked_for
 
-        lines += ["", worked_solution(sol)]
+    worked = worked_for(q)
+    if worked is not None:
+        lines += ["", worked]
     if q.explanation:
         lines += ["", q.explanation.strip()]
     return {"expected": ref.text, "expected_value": ref.value, "explanation": "\n".join(lines)}

@@ -27,7 +27,6 @@ KEEP_WIDTH = 100  # an author's own line breaks are kept up to this width
 # Never break a line inside (...) or [...]: "log2(i + 1)" and "[2, 1, 3, 0]" stay whole.
 _GROUP = re.compile(r"\((?:[^()]|\([^()]*\)){0,40}\)|\[[^\[\]]{0,60}\]")
 _GLUE = "\x00"
-NDCG_FAMILY = ("dcg", "idcg", "ndcg", "delta_ndcg")
 
 
 @click.command()
@@ -148,24 +147,10 @@ def _answer(q: Question) -> str:
 
 
 def _worked(q: Question) -> str | None:
-    """The engine's worked solution for NDCG-family items (and the swap for delta NDCG)."""
-    if q.problem is None or q.metric not in NDCG_FAMILY:
-        return None
-    from drills.core.explain import num, worked_solution
-    from drills.core.metrics import metric_value, solve, swapped
+    """The engine's worked steps (DCG/IDCG/NDCG tables, the swap, RR ...)."""
+    from drills.core.explain import worked_for
 
-    before = solve(q.problem)
-    text = worked_solution(before)
-    if q.metric == "delta_ndcg" and q.problem.swap is not None:
-        after = solve(swapped(q.problem))
-        i, j = q.problem.swap
-        grades = ", ".join(map(str, after.problem.relevance))
-        text += (f"\n\nAfter swapping ranks {i} and {j}: [{grades}]\n"
-                 f"  DCG@{after.k} = {after.dcg.text} = {num(after.dcg, 10)}; "
-                 f"NDCG@{after.k} = {num(after.ndcg, 10)}\n"
-                 f"|delta NDCG@{after.k}| = |{num(after.ndcg, 10)} - {num(before.ndcg, 10)}| = "
-                 f"{num(metric_value(q.problem, 'delta_ndcg'), 10)}")
-    return text
+    return worked_for(q)
 
 
 def _choice_answer(q: Question) -> tuple[str, list[str]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from drills.core.exact import decimal_text
 from drills.core.questions import Question, Tolerance
-from drills.core.reference import reference, solution_for
+from drills.core.reference import reference
 
 DEFAULT_TOLERANCE = Tolerance()
 LETTERS = string.ascii_lowercase
@@ -143,12 +143,12 @@ def explain(outcome: Outcome, steps: bool = True) -> str:
     if outcome.pointer:
         lines.append("No known slip gives that number. " + outcome.pointer)
     if steps:
-        sol = solution_for(q)
-        if sol is not None:
-            from drills.core.explain import worked_solution
+        from drills.core.explain import worked_for
 
-            lines += ["", worked_solution(sol)]
-        if q.kind == "numeric" and outcome.expected_value is not None and sol is None:
+        worked = worked_for(q)
+        if worked is not None:
+            lines += ["", worked]
+        elif q.kind == "numeric" and outcome.expected_value is not None:
             lines.append(f"Exact answer: {outcome.expected} = {decimal_text(_dec(q), 12)}")
         if q.explanation:
             lines += ["", q.explanation.strip()]

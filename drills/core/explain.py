@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from drills.core.exact import Exact, LogSum, decimal_text
-from drills.core.metrics import Row, Solution
+from drills.core.metrics import Row, Solution, metric_value, solve, swapped
+from drills.core.questions import Problem, Question
 
 
 def num(x: Exact, digits: int = 6) -> str:
@@ -90,6 +91,43 @@ def worked_solution(sol: Solution, max_rows: int = 50) -> str:
         lines.append(f"        = {sol.ndcg.text}")
         lines.append(f"        = {num(sol.ndcg, 15)}")
     return "\n".join(lines)
+
+
+def worked_steps(problem: Problem, metric: str) -> str:
+    """The engine's worked steps for any metric it computes."""
+    k = problem.k if problem.k is not None else len(problem.relevance)
+    grades = ", ".join(map(str, problem.relevance))
+    if metric in ("dcg", "idcg", "ndcg"):
+        return worked_solution(solve(problem))
+    if metric == "delta_ndcg":
+        before, after = solve(problem), solve(swapped(problem))
+        i, j = problem.swap or (0, 0)
+        delta = metric_value(problem, "delta_ndcg")
+        return (f"{worked_solution(before)}\n\n"
+                f"After swapping ranks {i} and {j}: [{', '.join(map(str, after.problem.relevance))}]\n"
+                f"  DCG@{after.k} = {after.dcg.text} = {num(after.dcg, 10)}\n"
+                f"|delta NDCG@{k}| = |DCG after - DCG before| / IDCG@{k}"
+                f" = |{num(after.dcg, 10)} - {num(before.dcg, 10)}| / {num(before.idcg, 10)}\n"
+                f"        = {delta.text}\n        = {num(delta, 12)}")
+    top = problem.relevance[:k]
+    if metric == "rr":
+        first = next((r for r, g in enumerate(top, start=1) if g > 0), None)
+        if first is None:
+            return f"Ranked grades [{grades}]: no relevant document (grade > 0) in the top {k}, so RR = 0."
+        return (f"Ranked grades [{grades}]: the first relevant document (grade > 0) is at rank {first}, "
+                f"so RR = 1/{first} = {decimal_text(metric_value(problem, 'rr').decimal(), 6)}.")
+    hits = sum(1 for g in top if g > 0)
+    if metric == "precision":
+        return (f"Ranked grades [{grades}]: {hits} of the top {k} are relevant (grade > 0), "
+                f"so P@{k} = {hits}/{k} = {num(metric_value(problem, 'precision'))}.")
+    return f"Ranked grades [{grades}]: {hits} relevant in the top {k}, so Hit@{k} = {int(hits > 0)}."
+
+
+def worked_for(question: Question) -> str | None:
+    """Worked steps for a numeric question the engine computes; None for answer-text ones."""
+    if question.problem is None or not question.metric:
+        return None
+    return worked_steps(question.problem, question.metric)
 
 
 def _grades(order: tuple[int, ...], limit: int = 30) -> str:

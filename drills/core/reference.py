@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from drills.core.exact import Exact
-from drills.core.metrics import Solution, metric_value, solve
+from drills.core.metrics import metric_value
 from drills.core.questions import Question
-
-NDCG_FAMILY = ("dcg", "idcg", "ndcg")
 
 
 def reference(question: Question) -> Exact:
@@ -18,10 +16,3 @@ def reference(question: Question) -> Exact:
 
         return parse(question.answer)
     raise ValueError(f"question {question.id} has no exact answer")
-
-
-def solution_for(question: Question) -> Solution | None:
-    """The worked DCG/IDCG/NDCG tables when the question is about a ranking."""
-    if question.problem is not None and question.metric in NDCG_FAMILY + ("delta_ndcg",):
-        return solve(question.problem)
-    return None

@@ -182,7 +182,10 @@ def explanation(r: Record, style: Style, text: str | None = None) -> str:
 def _correct_line(r: Record) -> str:
     o = r.outcome
     if r.question.kind == "choice":
-        return f"Correct: {o.expected}" if o is not None else "Correct."
+        if o is None:
+            return "Correct."
+        why = f"\n{o.diagnosis[0]}" if o.diagnosis else ""  # the option's own explanation
+        return f"Correct: {o.expected}{why}"
     return o.summary.splitlines()[0] if o is not None else "Correct."
 
 
