@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # name -> "module:function"; each function returns a list of rows (or one row) with
 # keys name, median_s, target_s (None: no target), and optionally note.
 BENCHES = {
+    "startup": "bench.bench_startup:bench_startup",
     "engine": "bench.bench_engine:bench_engine",
     "packs": "bench.bench_packs:bench_packs",
     "store": "bench.bench_store:bench_stats_100k",

@@ -170,7 +170,9 @@ def test_too_many_aliases(tmp_path):
 
 
 @pytest.mark.parametrize("text, line, words", [
-    ("a: " + "[" * 5000 + "]" * 5000 + "\n", 1, "nested more than"),
+    ("a: " + "[" * 5000 + "]" * 5000 + "\n", 1, "nested more than"),  # past libyaml's own limit
+    ("a: " + "[" * 100 + "]" * 100 + "\n", 1, "nested more than"),  # past ours only
+    ("a:\n" + "".join("  " * i + "- \n" for i in range(80)) + "  " * 80 + "- x\n", 65, "nested more than"),
     ("a: &x [1, *x]\n", 1, "contains it"),
     ("pack: {}\n---\nb: 2\n", 2, "second YAML document"),
     ("a: b\nc: \x01\n", 2, "control characters"),

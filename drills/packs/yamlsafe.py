@@ -82,7 +82,11 @@ def parse_text(text: str, name: str = "<string>", doc: Document | None = None) -
             what += f" {exc.context}"
             if exc.context_mark and mark and exc.context_mark.line != mark.line:
                 what += f" that starts at line {exc.context_mark.line + 1}"
-        doc.errors.append(PackError(name, mark.line + 1 if mark else 0, "", f"invalid YAML: {what}"))
+        if "nesting depth" in what:  # newer libyaml builds stop deep nesting before we see it
+            what = f"nested more than {MAX_DEPTH} levels deep"
+        else:
+            what = f"invalid YAML: {what}"
+        doc.errors.append(PackError(name, mark.line + 1 if mark else 0, "", what))
         doc.fatal = True
     except yaml.YAMLError as exc:  # ReaderError (control characters) has no mark
         position = getattr(exc, "position", None)
