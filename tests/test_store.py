@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import sqlite3
+import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 from drills.store import Attempt, Store, StoreError
 from drills.store import migrations as mig
+from drills.store.db import connect, set_wal
 from drills.store.export import COLUMNS, export
 from drills.store.stats import stats, topic_weights
 
@@ -95,6 +97,43 @@ def test_indexes_exist_for_stats(store):
 
 
 # --- unwritable and corrupt -----------------------------------------------------------
+
+def _locked_rollback_db(path: Path) -> sqlite3.Connection:
+    holder = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    return holder
+
+
+def test_switch_to_wal_waits_for_a_lock_the_busy_handler_skips(tmp_path):
+    # Two processes creating the db at once: PRAGMA journal_mode = WAL fails with
+    # SQLITE_BUSY at once. With busy_timeout 0 only set_wal's own retry does the waiting.
+    path = tmp_path / "x.db"
+    holder = _locked_rollback_db(path)
+    conn = connect(path)
+    conn.execute("PRAGMA busy_timeout = 0")
+    release = threading.Timer(0.3, lambda: holder.execute("COMMIT"))
+    release.start()
+    try:
+        assert set_wal(conn, timeout_s=30) == "wal"
+    finally:
+        release.join()
+        holder.close()
+        conn.close()
+
+
+def test_switch_to_wal_gives_up_after_its_timeout(tmp_path):
+    path = tmp_path / "x.db"
+    holder = _locked_rollback_db(path)
+    conn = connect(path)
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            set_wal(conn, timeout_s=0.2)
+    finally:
+        holder.close()
+        conn.close()
+
 
 def test_home_under_a_regular_file_is_a_clear_store_error(tmp_path):
     blocker = tmp_path / "file"

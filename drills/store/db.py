@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -69,9 +70,39 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def is_busy(exc: BaseException) -> bool:
+    """True for SQLITE_BUSY / SQLITE_LOCKED: another connection holds a lock we need."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in (5, 6)
+    return "locked" in str(exc).lower() or "busy" in str(exc).lower()
+
+
+def set_wal(conn: sqlite3.Connection, timeout_s: float = BUSY_TIMEOUT_MS / 1000) -> str:
+    """Switch to WAL, retrying while another process holds the lock the switch needs.
+
+    SQLite returns SQLITE_BUSY from ``PRAGMA journal_mode = WAL`` without calling the
+    busy handler when two processes create the database at the same moment, so the busy
+    timeout alone does not cover it. Returns the journal mode in force.
+    """
+    deadline = time.monotonic() + timeout_s
+    delay = 0.002
+    while True:
+        try:
+            row = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            return str(row[0]) if row else ""
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+
 def configure(conn: sqlite3.Connection) -> None:
     """WAL, durable commits, foreign keys, and a first read of the schema."""
-    conn.execute("PRAGMA journal_mode = WAL").fetchone()
+    set_wal(conn)
     # FULL: a recorded answer survives a power cut too; one fsync per answer is nothing.
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
