@@ -286,8 +286,8 @@ def _answer_for(q: Question) -> dict[str, Any]:
     worked = worked_for(q)
     if worked is not None:
         lines += ["", worked]
-    if q.explanation:
-        lines += ["", q.explanation.strip()]
+    if q.prose:
+        lines += ["", q.prose]
     return {"expected": ref.text, "expected_value": ref.value, "explanation": "\n".join(lines)}
 
 

@@ -303,3 +303,22 @@ def test_reflow_joins_hard_wrapped_prose_but_keeps_tables_and_lists():
     assert any(line.startswith("   ") and "(linear)" in line for line in lines)  # hanging indent
     assert lines[-1] == "  rank  rel  gain"
     assert "log2(i + 1)" in Style(width=30).wrap("Exponential gain 2^rel - 1, discount log2(i + 1).")
+
+
+RATIO = Question(
+    id="gain-ratio", topic="gain-and-discount", kind="numeric", prompt="gain(3) / gain(2)?",
+    answer="7/3",
+    explanation="2^3 - 1 = 7 and 2^2 - 1 = 3.\nAnswer: 7/3 = 2.3333\n",
+)
+
+
+@pytest.mark.parametrize("answer", ["2", ":skip"])
+def test_author_answer_line_is_not_repeated_beside_the_engines(answer):
+    s = Session([RATIO])
+    s.start()
+    record = s.submit(answer)[0].record
+    lines = record.explanation.splitlines()
+    assert "2^3 - 1 = 7 and 2^2 - 1 = 3." in lines  # the author's reasoning stays
+    assert "Answer: 7/3 = 2.3333" not in lines  # their rounded answer line is dropped ...
+    assert any("7/3" in ln and "2.33333333" in ln for ln in lines)  # ... the engine's is shown
+    assert RATIO.prose == "2^3 - 1 = 7 and 2^2 - 1 = 3."

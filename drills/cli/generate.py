@@ -198,9 +198,9 @@ def _key_lines(n: int, q: Question) -> list[str]:
         lines += _wrap("\n".join(f"- {p}" for p in q.key_points), "   ")
     else:
         lines.append(f"{n}. ({q.kind})")
-    if q.explanation.strip() and (q.kind != "choice" or not q.options or not _choice_answer(q)[1]):
+    if q.prose and (q.kind != "choice" or not q.options or not _choice_answer(q)[1]):
         lines.append("")
-        lines += _wrap(q.explanation, "   ", reflow=False)
+        lines += _wrap(q.prose, "   ", reflow=False)
     return lines
 
 
@@ -238,6 +238,6 @@ def markdown_sheet(items: Sequence[Question], seed: int) -> str:
         elif q.kind == "concept":
             lines += ["**Model answer:**", "", (q.model_answer or "").strip(), ""]
             lines += [f"- {p}" for p in q.key_points] + [""]
-        if q.explanation.strip() and (q.kind != "choice" or not _choice_answer(q)[1]):
-            lines += ["```text", q.explanation.strip(), "```", ""]
+        if q.prose and (q.kind != "choice" or not _choice_answer(q)[1]):
+            lines += ["```text", q.prose, "```", ""]
     return "\n".join(lines).rstrip("\n") + "\n"

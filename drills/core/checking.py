@@ -150,8 +150,8 @@ def explain(outcome: Outcome, steps: bool = True) -> str:
             lines += ["", worked]
         elif q.kind == "numeric" and outcome.expected_value is not None:
             lines.append(f"Exact answer: {outcome.expected} = {decimal_text(_dec(q), 12)}")
-        if q.explanation:
-            lines += ["", q.explanation.strip()]
+        if q.prose:
+            lines += ["", q.prose]
     return "\n".join(lines)
 
 

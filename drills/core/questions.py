@@ -110,3 +110,19 @@ class Question:
     @property
     def auto_graded(self) -> bool:
         return self.kind in ("numeric", "generated", "choice")
+
+    @property
+    def prose(self) -> str:
+        """The explanation as shown beside the engine's own answer line.
+
+        Authors may end a numeric explanation with ``Answer: ...`` (the bank does, and
+        its tests check those against an independent computation); the grader already
+        prints the exact answer from the engine, so that line is dropped, not repeated.
+        """
+        text = self.explanation.strip()
+        if self.kind != "numeric":
+            return text
+        lines = text.splitlines()
+        while lines and (lines[-1].strip().startswith("Answer:") or not lines[-1].strip()):
+            lines.pop()
+        return "\n".join(lines)

@@ -171,7 +171,7 @@ def explanation(r: Record, style: Style, text: str | None = None) -> str:
     text = r.explanation if text is None else text
     if r.question.kind == "concept":
         return style.reflow(text)
-    prose = r.question.explanation.strip()
+    prose = r.question.prose
     if prose and prose in text:
         before, after = text.split(prose, 1)
         parts = [style.wrap(before.rstrip("\n")), style.reflow(prose), style.wrap(after.strip("\n"))]
