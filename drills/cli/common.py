@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import enum
 import sys
-from typing import NoReturn
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from drills.store import Store
 
 
 class Exit(enum.IntEnum):
@@ -19,6 +24,29 @@ def fail(message: str, code: int = Exit.USAGE) -> NoReturn:
     """Print ``Error: message`` on stderr (one line) and exit with ``code``."""
     click.echo(f"Error: {message}", err=True)
     sys.exit(int(code))
+
+
+def open_store() -> Store:
+    """Open the history (a bad DRILLS_HOME exits 1 with one line) and pass on its notice."""
+    from drills.store import Store, StoreError
+
+    try:
+        store = Store.open()
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
+    if store.notice:  # e.g. a damaged database was moved aside: say where
+        click.echo(store.notice, err=True)
+    return store
+
+
+@contextmanager
+def history_store() -> Iterator[Store]:
+    """``open_store`` for a command that reads or writes and is done: closed on the way out."""
+    store = open_store()
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def parse_grades(text: str, what: str = "relevance") -> tuple[int, ...]:

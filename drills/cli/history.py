@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from drills.cli.common import Exit, fail
+from drills.cli.common import Exit, fail, history_store
 
 
 @click.group()
@@ -31,16 +31,9 @@ def export_cmd(fmt: str, output: Path | None) -> None:
     self_grade, params. In CSV, misconceptions are ';'-joined and params is a
     JSON string; in JSON they are a list and an object.
     """
-    from drills.store import Store, StoreError
     from drills.store.export import export
 
-    try:
-        store = Store.open()
-    except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
-    try:
-        if store.notice:
-            click.echo(store.notice, err=True)
+    with history_store() as store:
         if output is None:
             export(store, fmt, sys.stdout)
             return
@@ -57,5 +50,3 @@ def export_cmd(fmt: str, output: Path | None) -> None:
             Path(tmp).unlink(missing_ok=True)
             raise
         click.echo(f"Exported {n} answer{'' if n == 1 else 's'} to {output}", err=True)
-    finally:
-        store.close()

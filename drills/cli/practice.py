@@ -17,7 +17,7 @@ from typing import IO, Any
 import click
 
 from drills.cli.catalog import check_topics, load_questions
-from drills.cli.common import Exit, fail
+from drills.cli.common import Exit, fail, open_store
 from drills.core.questions import DIFFICULTIES, Question
 
 DEFAULT_COUNT = 10
@@ -41,18 +41,6 @@ def _tolerance(text: str | None) -> Any:
         return parse_tolerance(text)
     except ToleranceError as exc:
         fail(str(exc))
-
-
-def _open_store() -> Any:
-    from drills.store import Store, StoreError
-
-    try:
-        store = Store.open()
-    except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
-    if store.notice:
-        click.echo(store.notice, err=True)
-    return store
 
 
 def _plan(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
@@ -212,7 +200,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     if difficulty is not None and difficulty not in DIFFICULTIES:
         fail(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})")
     tol = _tolerance(tolerance)
-    store = _open_store()
+    store = open_store()
     questions = load_questions(packs)
     check_topics(topics, questions)
     seed = _seed(seed)
@@ -253,7 +241,7 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
         fail(f"unknown --feedback {feedback!r} (choices: end, immediate)")
     if per_question is None:
         per_question = round(minutes * 60 / count, 1) if minutes else 90.0
-    store = _open_store()
+    store = open_store()
     questions = load_questions(packs)
     seed = _seed(seed)
     items = _mock_mix(questions, seed, count)
@@ -268,7 +256,7 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
 
 def run_review(keys: list[str], count: int) -> int:
     """Serve due review items: ``q:<id>`` as is, ``skill:<generator>:<topic>`` as a fresh variant."""
-    store = _open_store()
+    store = open_store()
     questions = load_questions(())
     seed = _seed(None)
     by_id = {}

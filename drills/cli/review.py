@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 
 import click
 
-from drills.cli.common import Exit, fail
+from drills.cli.common import history_store
 
 
 def human_when(when: datetime, now: datetime | None = None) -> str:
@@ -51,21 +51,12 @@ def review(count: int, list_only: bool) -> None:
     Scheduling uses FSRS; every answer you give (in practice, mock or review) updates it.
     Exit code 0 also when nothing is due.
     """
-    from drills.store import Store, StoreError
     from drills.store.review import due_items, next_due
 
     now = datetime.now(timezone.utc)
-    try:
-        store = Store.open()
-    except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
-    try:
-        if store.notice:
-            click.echo(store.notice, err=True)
+    with history_store() as store:
         keys = due_items(store, now)
         upcoming = next_due(store, after=now)
-    finally:
-        store.close()
     if not keys:
         if upcoming is None:
             click.echo("Nothing is due. No reviews are scheduled yet: "

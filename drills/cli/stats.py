@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from drills.cli.common import Exit, fail
+from drills.cli.common import history_store
 
 SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
@@ -121,20 +121,11 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def stats(as_json: bool) -> None:
     """Show your progress: accuracy by topic and kind, trend, streaks, slips to practise."""
-    from drills.store import Store, StoreError
     from drills.store.stats import stats as compute
 
     now = datetime.now(timezone.utc)
-    try:
-        store = Store.open()
-    except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
-    try:
-        if store.notice:
-            click.echo(store.notice, err=True)
+    with history_store() as store:
         data = compute(store, now)
-    finally:
-        store.close()
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
