@@ -40,12 +40,12 @@ def _doc_pack(tmp_path: Path) -> Path:
 
 def test_documented_pack_plays_end_to_end(tmp_path):
     pack = _doc_pack(tmp_path)
-    res = invoke("generate", "--pack", str(pack), "--seed", "2", "--count", "5", "--json")
+    res = invoke("generate", "--pack", str(pack), "--seed", "2", "--count", "6", "--json")
     assert res.exit_code == 0, res.output
     items = json.loads(res.stdout)
     assert sorted(i["id"] for i in items) == sorted(
         ["core-gain-ratio", "core-worked-example", "core-ideal-order", "core-why-normalize",
-         "core-random-ndcg"])
+         "core-random-ndcg", "core-ndcg1-binary"])
     lines = []
     for item in items:  # answer every question right, in the order practice asks them
         if item["kind"] == "numeric":
@@ -55,9 +55,9 @@ def test_documented_pack_plays_end_to_end(tmp_path):
         else:
             lines += ["DCG is not comparable across queries; IDCG is the best possible DCG", "good"]
     transcript = tmp_path / "t.jsonl"
-    res = invoke("practice", "--pack", str(pack), "--seed", "2", "--count", "5",
+    res = invoke("practice", "--pack", str(pack), "--seed", "2", "--count", "6",
                  "--transcript", str(transcript), input="\n".join(lines) + "\n")
     assert res.exit_code == 0, res.output
     records = [json.loads(line) for line in transcript.read_text().splitlines()]
     assert [r["id"] for r in records] == [i["id"] for i in items]
-    assert [r["verdict"] for r in records] == ["correct"] * 5, res.output
+    assert [r["verdict"] for r in records] == ["correct"] * 6, res.output

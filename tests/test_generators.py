@@ -18,6 +18,8 @@ from drills.core.generators.common import grades_text
 from drills.core.metrics import check_problem, metric_value
 from drills.core.plan import GenerationError, instantiate
 from drills.core.questions import TOPICS, Question, Source
+from drills.session import QuestionShown
+from drills.tui.render import Style, render
 
 PUBLIC = {
     "ndcg-hand": {"n", "k", "metric", "max_rel", "gain", "ties", "unretrieved"},
@@ -220,7 +222,9 @@ def check_item(q: Question, name: str) -> None:
         assert all(o.explanation for o in q.options)
         assert len({o.text for o in q.options}) == len(q.options)
         return
-    assert "e.g." in q.prompt  # the expected answer form is stated
+    # the quiz states the expected answer form under every prompt: said once, not twice
+    assert "e.g." not in q.prompt
+    assert render(QuestionShown(0, 1, q, None), Style(False, 80)).count("e.g.") == 1
     if q.problem is not None:
         check_problem(q.problem)
         assert grades_text(q.problem.relevance) in q.prompt

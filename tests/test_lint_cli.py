@@ -82,7 +82,7 @@ def test_errors_fail_with_file_line_and_id(tmp_path):
     assert result.exit_code == 1
     out = result.stdout
     assert "bad-no-list: the prompt does not show the ranked relevance list [2, 1, 3, 0]" in out
-    assert "bad-two-correct: 2 correct options (exactly one needed)" in out
+    assert "bad.yaml:17: questions[1].options: 2 options are marked `correct: true`; exactly one" in out
     assert "good-one" not in out
     assert f"{path}:" in out
     assert "2 error(s)" in out

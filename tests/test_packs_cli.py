@@ -57,6 +57,31 @@ def test_validate_clean_packs():
     assert result.output == "ok: 2 packs, 9 questions\n"
 
 
+def test_validate_checks_ids_and_names_against_the_builtin_packs(tmp_path):
+    from drills.paths import builtin_packs_dir
+
+    bank = builtin_packs_dir() / "hand-computation.yaml"
+    assert "id: worked-example-ndcg" in bank.read_text(encoding="utf-8")
+    good = (FIXTURES / "good.yaml").read_text(encoding="utf-8")
+    first_id = re.search(r"- id: (\S+)", good).group(1)
+    clash = tmp_path / "clash.yaml"
+    clash.write_text(good.replace(f"- id: {first_id}", "- id: worked-example-ndcg", 1), encoding="utf-8")
+    result = run("validate", str(clash))
+    assert result.exit_code == 1, result.output
+    assert "duplicate id 'worked-example-ndcg'" in result.output
+    assert "hand-computation.yaml" in result.output  # names where the built-in one is
+    # a pack named like a built-in one (in another file) would be skipped in a quiz
+    named = tmp_path / "mine.yaml"
+    named.write_text(re.sub(r"(?m)^  name: .*$", "  name: ndcg-hand-computation", good, count=1), encoding="utf-8")
+    result = run("validate", str(named))
+    assert result.exit_code == 1 and "pack name 'ndcg-hand-computation' is also used" in result.output
+    # a copy of the built-in bank itself (the source tree beside an installed wheel) is fine
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / bank.name).write_text(bank.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run("validate", str(tmp_path / "bank"))
+    assert result.exit_code == 0, result.output
+
+
 def test_validate_cross_pack_duplicates():
     result = run("validate", str(FIXTURES / "cross"))
     assert result.exit_code == 1

@@ -89,7 +89,7 @@ def test_pack_error_format():
 
 # --- broken packs: the right file, line and message ---------------------------------------
 @pytest.mark.parametrize("name, line, field, words", [
-    ("answer-no.yaml", 9, "questions[0].answer", ["NO", "boolean", "'NO' in quotes"]),
+    ("answer-no.yaml", 9, "questions[0].answer", ["NO", "boolean", "number or expression in quotes", "choice"]),
     ("answer-float.yaml", 9, "questions[0].answer", ["1.10", "1.1", 'answer: "1.10"']),
     ("unknown-kind.yaml", 7, "questions[0].kind", ["essay", "numeric, generated, choice, concept"]),
     ("unknown-generator.yaml", 9, "questions[0].generator", ["ndcg-handz", "did you mean `ndcg-hand`"]),
@@ -178,6 +178,7 @@ def test_too_many_aliases(tmp_path):
     ("a: b\nc: \x01\n", 2, "control characters"),
     ("a: !!set {x}\n", 1, "!!set is not allowed"),
     ("a: !local x\n", 1, "!local is not allowed"),
+    ("a: b\nc: DCG@2: 3\n", 2, "text that contains ': ' must be quoted"),
 ])
 def test_yaml_guards(tmp_path, text, line, words):
     path = tmp_path / "p.yaml"
@@ -413,3 +414,51 @@ def test_the_documented_example_pack_validates(tmp_path):
     pack = load_pack(path)
     assert pack.errors == [], [str(e) for e in pack.errors]
     assert {q.kind for q in pack.questions} == {"numeric", "generated", "choice", "concept"}
+    # every other complete pack shown in the doc (a block with `pack:`) validates too
+    for n, block in enumerate(doc.split("```yaml\n")[2:]):
+        text = block.split("```", 1)[0]
+        if "\npack:" in "\n" + text:
+            other = tmp_path / f"block{n}.yaml"
+            other.write_text(text, encoding="utf-8")
+            assert load_pack(other).errors == [], text
+
+
+def test_x_keys_hold_shared_anchors_and_are_ignored(tmp_path):
+    path = tmp_path / "anchors.yaml"
+    path.write_text(
+        "x-base: &base {topic: hand-computation, kind: numeric, difficulty: easy}\n"
+        "pack: {name: anchors, version: '1'}\n"
+        "questions:\n"
+        "  - <<: *base\n"
+        "    id: anchors.a\n"
+        "    prompt: 'Ranked [1, 0]: DCG@2?'\n"
+        "    problem: {relevance: [1, 0]}\n"
+        "    metric: dcg\n"
+        "  - <<: *base\n"
+        "    id: anchors.b\n"
+        "    difficulty: hard\n"
+        "    prompt: '1 + 1?'\n"
+        "    answer: '2'\n", encoding="utf-8")
+    pack = load_pack(path)
+    assert pack.errors == []
+    assert [(q.id, q.topic, q.difficulty) for q in pack.questions] == [
+        ("anchors.a", "hand-computation", "easy"), ("anchors.b", "hand-computation", "hard")]
+    other = tmp_path / "other.yaml"
+    other.write_text(path.read_text(encoding="utf-8").replace("x-base:", "base:"), encoding="utf-8")
+    assert "unknown top-level field `base`" in load_pack(other).errors[0].message
+
+
+def test_every_problem_field_error_is_reported_at_once(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "pack: {name: many, version: '1'}\n"
+        "questions:\n"
+        "  - id: many.a\n"
+        "    topic: hand-computation\n"
+        "    kind: numeric\n"
+        "    prompt: 'Ranked [0, 1, 2]: NDCG?'\n"
+        "    problem: {relevance: [0, 1, 2], judged: [2, 0, 0], k: 0, gain: lin, swap: [1, 1]}\n"
+        "    metric: ndcg\n", encoding="utf-8")
+    fields = sorted(e.field for e in load_pack(path).errors)
+    assert fields == ["questions[0].problem.gain", "questions[0].problem.judged",
+                      "questions[0].problem.k", "questions[0].problem.swap"], fields

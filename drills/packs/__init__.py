@@ -9,6 +9,7 @@ from drills.packs.discovery import Catalog, PackInfo, discover
 from drills.packs.errors import PackError
 from drills.packs.load import (
     LoadedPack,
+    check_paths,
     cross_pack_errors,
     load_pack,
     load_paths,
@@ -19,6 +20,6 @@ from drills.packs.schema import PackMeta
 from drills.packs.template import starter_pack
 
 __all__ = [
-    "Catalog", "LoadedPack", "PackError", "PackInfo", "PackMeta", "cross_pack_errors", "discover",
+    "Catalog", "LoadedPack", "PackError", "check_paths", "PackInfo", "PackMeta", "cross_pack_errors", "discover",
     "load_pack", "load_paths", "pack_files", "starter_pack", "validate_paths",
 ]

@@ -61,7 +61,9 @@ def _answer(c: Checker, value: Any, p: FieldPath) -> str | None:
         return None
     typed = c.doc.text(p, value)
     if isinstance(value, bool):
-        c.err(p, f"YAML 1.1 read {typed} as the boolean {str(value).lower()}; write '{typed}' in quotes")
+        c.err(p, f"YAML 1.1 read {typed} as the boolean {str(value).lower()}; a numeric answer is a "
+                 "number or expression in quotes, e.g. answer: \"1\" (a yes/no question is a choice "
+                 "question with options True and False)")
         return None
     if isinstance(value, float):
         if typed != repr(value) and typed.lower() not in (".inf", "-.inf", ".nan"):
@@ -114,40 +116,45 @@ def _grades(c: Checker, value: Any, p: FieldPath, *, required: bool) -> tuple[in
 
 
 def _problem(c: Checker, value: Any, p: FieldPath, default_gain: str) -> Problem | None:
+    """Every field is checked (all problems reported at once); None when any is bad."""
     m = c.mapping(value, p, PROBLEM_FIELDS, "problem")
     if m is None:
         return None
     relevance = _grades(c, m.get("relevance"), (*p, "relevance"), required=True)
     judged = _grades(c, m.get("judged"), (*p, "judged"), required=False)
+    ok = relevance is not None and ("judged" not in m or judged is not None)
     k = None
     if m.get("k") is not None:
         k = c.integer(m["k"], (*p, "k"), minimum=1)
-        if k is None:
-            return None
+        ok = ok and k is not None
     gain = c.choice(m, p, "gain", GAINS, default_gain)
-    swap: tuple[int, int] | None = None
-    if relevance is not None and m.get("swap") is not None:
-        raw = m["swap"]
-        if raw is INVALID:
-            return None
-        if not isinstance(raw, list) or len(raw) != 2:
-            c.err((*p, "swap"), "`swap` must be two 1-based ranks, e.g. swap: [1, 3]")
-            return None
-        ranks = [c.integer(r, (*p, "swap", i), minimum=1, maximum=len(relevance)) for i, r in enumerate(raw)]
-        if None in ranks:
-            return None
-        if ranks[0] == ranks[1]:
-            c.err((*p, "swap"), "`swap` needs two different ranks")
-            return None
-        swap = (ranks[0], ranks[1])
-    if relevance is None or gain is None or ("judged" in m and judged is None):
-        return None
-    if judged is not None and not Counter(relevance) <= Counter(judged):
+    ok = ok and gain is not None
+    swap = _swap(c, m.get("swap"), (*p, "swap"), relevance) if m.get("swap") is not None else None
+    ok = ok and (m.get("swap") is None or swap is not None)
+    if relevance is not None and judged is not None and not Counter(relevance) <= Counter(judged):
         missing = Counter(relevance) - Counter(judged)
         c.err((*p, "judged"), "`judged` is the query's whole judged pool, so it must contain every ranked "
                               f"grade; missing: {sorted(missing.elements())}")
+        ok = False
+    if not ok or relevance is None or gain is None:
         return None
     return Problem(relevance, judged, k, gain, swap)
+
+
+def _swap(c: Checker, raw: Any, p: FieldPath, relevance: tuple[int, ...] | None) -> tuple[int, int] | None:
+    if raw is INVALID:
+        return None
+    if not isinstance(raw, list) or len(raw) != 2:
+        c.err(p, "`swap` must be two 1-based ranks, e.g. swap: [1, 3]")
+        return None
+    top = len(relevance) if relevance is not None else None
+    ranks = [c.integer(r, (*p, i), minimum=1, maximum=top) for i, r in enumerate(raw)]
+    if None in ranks:
+        return None
+    if ranks[0] == ranks[1]:
+        c.err(p, "`swap` needs two different ranks")
+        return None
+    return ranks[0], ranks[1]
 
 
 def _kind(value: Any) -> str:
@@ -155,7 +162,7 @@ def _kind(value: Any) -> str:
 
 
 def choice(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
-    """At least two options, at least one correct, each explained when it is picked."""
+    """At least two options, exactly one correct, each explained when it is picked."""
     raw = item.get("options")
     q = (*p, "options")
     if raw is INVALID:
@@ -189,8 +196,11 @@ def choice(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[
             ok = False
         seen[text] = c.doc.line(o)
         options.append(Option(text, correct is True, explanation))
-    if ok and not any(opt.correct for opt in options):
-        c.err(q, "no option is marked `correct: true`")
+    right = sum(opt.correct for opt in options)
+    if ok and right != 1:
+        c.err(q, "no option is marked `correct: true`" if not right else
+              f"{right} options are marked `correct: true`; exactly one must be (a question "
+              "answered by one letter has one right answer: merge them or use \"both of the above\")")
         ok = False
     return {"options": tuple(options) if ok else None}
 

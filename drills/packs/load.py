@@ -137,10 +137,32 @@ def duplicate_id(q: Question, first: Question) -> PackError:
                      f"duplicate id {q.id!r}: already used at {first.source} (ids must be unique across packs)")
 
 
-def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[PackError]:
+def validate_paths(paths: Iterable[str | os.PathLike[str]], *,
+                   with_builtin: bool = True) -> list[PackError]:
     """Every problem in the packs under ``paths`` (files or folders), across packs too."""
+    return check_paths(paths, with_builtin=with_builtin)[1]
+
+
+def check_paths(paths: Iterable[str | os.PathLike[str]], *,
+                with_builtin: bool = True) -> tuple[list[LoadedPack], list[PackError]]:
+    """Load and check ``paths``: each pack's own errors, then clashes between packs.
+
+    With ``with_builtin`` the built-in packs take part in the clash check (a pack that
+    reuses a built-in id or pack name would be skipped in a quiz). A built-in pack that
+    is itself being checked (the same file, or a copy of it: same file and pack name, as
+    when the source tree's questions/ is checked against an installed copy) stands aside.
+    """
     packs, errors = load_paths(paths)
     for pack in packs:
         errors.extend(pack.errors)
-    errors.extend(cross_pack_errors(packs))
-    return errors
+    others: list[LoadedPack] = []
+    root = builtin_packs_dir() if with_builtin else None
+    if root is not None:
+        mine = {_identity(p) for p in packs}
+        others = [p for p in load_paths([root])[0] if _identity(p) not in mine]
+    errors.extend(cross_pack_errors([*others, *packs]))
+    return packs, errors
+
+
+def _identity(pack: LoadedPack) -> tuple[str, str]:
+    return Path(pack.path).name, pack.meta.name if pack.meta is not None else ""

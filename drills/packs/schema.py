@@ -186,6 +186,8 @@ class Checker:
             self.err((), f"a pack file must be a mapping with `pack:` and `questions:`, got {_kind_of(data)}")
             return None, []
         for key in data:
+            if isinstance(key, str) and key.startswith("x-"):
+                continue  # a place for shared anchors (x-base: &base {...}), ignored
             if key not in TOP_FIELDS:
                 self.err((key,), f"unknown top-level field `{key}`" + suggest(key, TOP_FIELDS))
         meta = self.meta(data)

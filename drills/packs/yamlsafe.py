@@ -82,6 +82,8 @@ def parse_text(text: str, name: str = "<string>", doc: Document | None = None) -
             what += f" {exc.context}"
             if exc.context_mark and mark and exc.context_mark.line != mark.line:
                 what += f" that starts at line {exc.context_mark.line + 1}"
+        if "mapping values are not allowed" in what:  # the commonest slip: "prompt: DCG@2: ..."
+            what += " (text that contains ': ' must be quoted, or written as a | block)"
         if "nesting depth" in what:  # newer libyaml builds stop deep nesting before we see it
             what = f"nested more than {MAX_DEPTH} levels deep"
         else:

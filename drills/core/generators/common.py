@@ -1,7 +1,7 @@
 """Helpers shared by the generators: drawing lists, wording prompts, building items.
 
-Every prompt is built from the same phrases so the answer form, the gain convention
-and the judged pool are always stated the same way (and the pack linter can check
+Every prompt is built from the same phrases so the gain convention and the judged
+pool are always stated the same way (the quiz states the answer form itself) (and the pack linter can check
 that the ranked list is in the prompt). Nothing here imports sympy.
 """
 
@@ -17,7 +17,6 @@ from drills.core.exact import Exact, decimal_text
 from drills.core.generators.registry import REGISTRY, Param
 from drills.core.questions import Option, Problem, Question, Tolerance
 
-ANSWER_FORM = "Answer with a number (e.g. 0.76) or an exact expression (e.g. 3 + 1/log2(3))."
 DISCOUNT_PHRASE = "the discount log2(i + 1) at rank i"
 # How many distinguishable wrong-formula values make a numeric item worth diagnosing.
 MIN_VARIANTS = 2

@@ -13,7 +13,6 @@ from typing import Any
 
 from drills.core.exact import Exact, Ratio, decimal_text
 from drills.core.generators.common import (
-    ANSWER_FORM,
     GAIN_PARAM,
     compare,
     concrete,
@@ -115,8 +114,7 @@ def compare_rankings(template: Question, params: Mapping[str, Any], rng: random.
     concrete_params = {**p, "k": k, "ranking_a": a, "ranking_b": b, "judged": None}
     if ask == "difference":
         diff = Ratio(sa.dcg - sb.dcg, sa.idcg)
-        lines += [f"Compute {label}(A) - {label}(B){cutoff_phrase(k, n)} (negative when B scores higher).",
-                  ANSWER_FORM]
+        lines += [f"Compute {label}(A) - {label}(B){cutoff_phrase(k, n)} (negative when B scores higher)."]
         return concrete(
             template, COMPARE_RANKINGS, concrete_params, kind="numeric", prompt="\n".join(lines),
             answer=diff.text, explanation=f"{values}. {why} The difference is (DCG(A) - DCG(B)) / IDCG.",
@@ -189,7 +187,7 @@ def binary_vs_graded(template: Question, params: Mapping[str, Any], rng: random.
            f"{max(graded)} one costs less, and every relevant document earns the same gain.")
     concrete_params = {**p, "k": k, "graded": graded, **problem_params(b_problem, "ndcg")}
     if ask == "binary":
-        lines += [f"Compute {label}{cutoff_phrase(k, n)} with the binary labels.", ANSWER_FORM]
+        lines += [f"Compute {label}{cutoff_phrase(k, n)} with the binary labels."]
         return concrete(
             template, BINARY_VS_GRADED, concrete_params, kind="numeric", prompt="\n".join(lines),
             problem=b_problem, metric="ndcg", explanation=f"{values}. {why}",

@@ -13,7 +13,6 @@ from typing import Any
 
 from drills.core.exact import Log
 from drills.core.generators.common import (
-    ANSWER_FORM,
     concrete,
     grades_text,
     n_param,
@@ -58,7 +57,6 @@ def single_relevant(template: Question, params: Mapping[str, Any], rng: random.R
         "A query has exactly one relevant document (binary labels: 1 relevant, 0 not). "
         f"The system ranks it at position {r} of {n}: {grades_text(relevance)}.",
         f"Compute {what}.",
-        ANSWER_FORM,
     ])
     ndcg = metric_value(problem, "ndcg")
     note = (f"With one relevant document IDCG = 1, so NDCG = 1/log2({r} + 1) = {ndcg.value:.4f}, "
@@ -96,7 +94,7 @@ def ndcg_at_1_binary(template: Question, params: Mapping[str, Any], rng: random.
              "The judged pool is the list itself.")
     if p["ask"] == "value":
         prompt = "\n".join([intro, "Use gain 2^rel - 1 and the discount log2(i + 1) at rank i.",
-                            "Compute NDCG@1.", ANSWER_FORM])
+                            "Compute NDCG@1."])
         return concrete(
             template, NDCG_AT_1_BINARY, {**p, **problem_params(problem, "ndcg")}, kind="numeric",
             prompt=prompt, problem=problem, metric="ndcg", explanation=note,
@@ -147,7 +145,6 @@ def gain_ratio(template: Question, params: Mapping[str, Any], rng: random.Random
     prompt = "\n".join([
         f"Under exponential gain 2^rel - 1, how many times larger is the gain of a grade-{high} "
         f"document than the gain of a grade-{low} document?",
-        "Answer with a number (e.g. 2.5) or an exact fraction (e.g. 5/2).",
     ])
     note = (f"Gains: 2^{high} - 1 = {2**high - 1} and 2^{low} - 1 = {2**low - 1}; ratio "
             f"{_frac(ratio)} = {float(ratio):.4f}. Under 2^rel (no - 1) the ratio would be "
@@ -183,7 +180,6 @@ def _log_ratio(top: Log, bottom: Log) -> str:
 def discount_at_rank(template: Question, params: Mapping[str, Any], rng: random.Random) -> Question:
     p = resolved(DISCOUNT_AT_RANK, params)
     max_rank = p["max_rank"]
-    form = "Answer with a number (e.g. 1.5) or an exact expression such as log2(x)."
     if p["ask"] == "discount":
         i = rng.randint(1, max_rank)
         log = Log("log2", i + 1)
@@ -191,7 +187,6 @@ def discount_at_rank(template: Question, params: Mapping[str, Any], rng: random.
             "In DCG each document's gain is divided by a discount that grows with its rank "
             "(standard NDCG discount, ranks counted from 1).",
             f"What is the discount at rank {i}, i.e. the number its gain is divided by?",
-            form,
         ])
         note = (f"The discount at rank i is log2(i + 1): log2({i + 1}) = {log.value:.4f}. Rank 1 gets "
                 "log2(2) = 1 (no discount); with log2(i) instead, ranks 1 and 2 would both get 1.")
@@ -208,7 +203,6 @@ def discount_at_rank(template: Question, params: Mapping[str, Any], rng: random.
         f"A document moves from rank {i} down to rank {j}; its gain stays the same. Under the "
         "standard NDCG discount (ranks counted from 1), how many times smaller is its contribution "
         f"to DCG at rank {j} than at rank {i}?",
-        form,
     ])
     note = (f"Contribution = gain / log2(rank + 1), so the factor is log2({j + 1}) / log2({i + 1}) = "
             f"{top.value / bottom.value:.4f}.")

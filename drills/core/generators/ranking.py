@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from drills.core.generators.common import (
-    ANSWER_FORM,
     GAIN_PARAM,
     concrete,
     conventions,
@@ -115,7 +114,6 @@ def ndcg_hand(template: Question, params: Mapping[str, Any], rng: random.Random)
         _pool_sentence(relevance, unretrieved, judged),
         conventions(gain),
         f"Compute {label}{cutoff_phrase(k, n)}.",
-        ANSWER_FORM,
     ])
     concrete_params = {**p, "k": k, **problem_params(problem, metric)}
     return concrete(
@@ -171,7 +169,6 @@ def swap_delta(template: Question, params: Mapping[str, Any], rng: random.Random
         "The judged pool is the list itself.",
         conventions(gain),
         f"What is |delta {label}|{cutoff_phrase(k, n)} for swapping the documents at ranks {i} and {j}?",
-        ANSWER_FORM,
     ])
     note = ("|delta NDCG| = |G(l_i) - G(l_j)| * |1/log2(1 + i) - 1/log2(1 + j)| / IDCG: only the two "
             "swapped documents change their discount, and IDCG does not change.")
@@ -228,7 +225,7 @@ def edge_case(template: Question, params: Mapping[str, Any], rng: random.Random)
     else:
         note = ("The list is already sorted best first and the judged pool is the list itself, so it is "
                 "the ideal order: DCG@k = IDCG@k and NDCG@k = 1.")
-    lines += [f"What is {label}{cutoff_phrase(k, n)}?", ANSWER_FORM]
+    lines += [f"What is {label}{cutoff_phrase(k, n)}?"]
     concrete_params = {**p, "case": case, "k": k, **problem_params(problem, "ndcg")}
     return concrete(
         template, EDGE_CASE, concrete_params, kind="numeric", prompt="\n".join(lines),
