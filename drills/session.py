@@ -9,6 +9,7 @@ before sympy is loaded.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from drills.events import (  # noqa: F401 - re-exported: the front ends import t
 )
 
 GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 # A concept answer is self-graded; the transcript and the store see a verdict.
 GRADE_VERDICT = {"again": "wrong", "hard": "wrong", "good": "correct", "easy": "correct"}
 _GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
@@ -124,6 +126,9 @@ class Session:
         """Typed text: an in-quiz command, an answer, or (concept) a self-grade."""
         if self.finished:
             return []
+        # Undecodable input bytes arrive as lone surrogates (surrogateescape): they would
+        # fail to encode when the answer is saved, so they become U+FFFD here.
+        text = _SURROGATE.sub("\ufffd", text)
         stripped = text.strip()
         if stripped.startswith(":"):
             name = stripped[1:].split()[0].lower() if stripped[1:].split() else ""

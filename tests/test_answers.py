@@ -185,6 +185,8 @@ def test_nodes_and_answer_are_immutable() -> None:
         ("sqrt(x=4)", "unexpected character '='"),
         ("1,5", "decimals with a dot"),
         ("0,76", "decimals with a dot"),
+        ("()", "empty parentheses"),
+        ("(())", "empty parentheses"),
         ("__import__('os').system('touch pwned')", "unexpected character"),
         ("'0.76'", "unexpected character"),
         ("True", "only plain numbers"),

@@ -178,6 +178,7 @@ def test_no_seed_prints_one_on_stderr(pack):
     (["--pack", "/nonexistent/pack.yaml"], "unknown pack"),
     (["--difficulty", "brutal"], "unknown difficulty"),
     (["--json", "--markdown"], "choose one"),
+    (["--count", "100000"], "--count must be at most 1000"),
 ])
 def test_usage_errors_are_one_line_exit_2(args, message):
     result = run("--seed", "1", *args)

@@ -215,3 +215,24 @@ def test_engine_does_not_import_sympy():
             "worked_solution(solve(Problem((2,1,3,0)))); print('sympy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_decimal_text_never_pads_a_rounded_number_with_zeros():
+    from decimal import Decimal
+
+    from drills.core.exact import decimal_text
+
+    assert decimal_text(Decimal(2**40 - 1), 6) == "1099511627775"  # whole numbers stay whole
+    assert decimal_text(Decimal(2**100 - 1), 15) == "1267650600228229401496703205375"
+    assert decimal_text(Decimal("1099511627775.6309297535714574"), 6) == "1.09951e+12"
+    assert decimal_text(Decimal("1099511627775.6309297535714574"), 15) == "1099511627775.63"
+    assert decimal_text(Decimal("0.7591919243197"), 6) == "0.759192"
+    assert decimal_text(Decimal("7.5"), 6) == "7.5"
+    assert decimal_text(Decimal("123456.7"), 6) == "123457"
+
+
+def test_solve_table_shows_a_large_gain_exactly():
+    from drills.core.explain import worked_solution
+
+    text = worked_solution(solve(Problem((40, 1))))
+    assert "1099511627775" in text and "1099510000000" not in text

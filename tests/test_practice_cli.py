@@ -39,6 +39,12 @@ def run(*args: str, input: str = ""):
     (["mock", "--per-question", "-5"], "--per-question must be a positive number"),
     (["mock", "--count", "0"], "--count must be at least 1"),
     (["mock", "--feedback", "later"], "(choices: end, immediate)"),
+    (["practice", "--count", "1001"], "--count must be at most 1000"),
+    (["practice", "--seed", str(2**63)], "--seed must be a whole number from 0 to"),
+    (["mock", "--seed", "-1"], "--seed must be a whole number from 0 to"),
+    (["mock", "--minutes", "inf"], "--minutes must be a positive number no larger than 1440"),
+    (["mock", "--minutes", "nan"], "--minutes must be a positive number"),
+    (["mock", "--per-question", "1e308"], "--per-question must be a positive number"),
 ])
 def test_bad_options_one_line_exit_2(args, expect):
     result = run(*args)
@@ -175,3 +181,20 @@ def test_adaptive_plans_within_the_topics(tmp_path):
     assert result.exit_code == 0, result.output
     topics = {json.loads(x)["topic"] for x in transcript.read_text().splitlines()}
     assert topics <= {"conventions", "lambdarank"} and len(transcript.read_text().splitlines()) == 4
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_transcript_that_cannot_be_written_is_named_and_fails_the_run(drills_home):
+    result = run("practice", "--count", "2", "--seed", "1", "--topic", "hand-computation",
+                 "--transcript", "/dev/full", input="0.5\n0.5\n")
+    assert result.exit_code == 1, result.output
+    assert "Error: cannot write the transcript /dev/full: No space left on device" in result.stderr
+    assert "Traceback" not in result.output
+    assert "Session over." in result.stdout  # the session itself went on to its summary
+    from drills.store import Store
+
+    store = Store.open(drills_home)
+    try:  # and both answers are in the history
+        assert store.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 2
+    finally:
+        store.close()

@@ -322,3 +322,29 @@ def test_author_answer_line_is_not_repeated_beside_the_engines(answer):
     assert "Answer: 7/3 = 2.3333" not in lines  # their rounded answer line is dropped ...
     assert any("7/3" in ln and "2.33333333" in ln for ln in lines)  # ... the engine's is shown
     assert RATIO.prose == "2^3 - 1 = 7 and 2^2 - 1 = 3."
+
+
+def test_undecodable_input_bytes_are_replaced_not_fatal():
+    s = Session([CONCEPT, NDCG])
+    s.start()
+    s.submit("bad \udcff\udcfe text")  # what surrogateescape makes of b"\xff\xfe"
+    record = s.submit("good")[0].record
+    assert record.given == "bad \ufffd\ufffd text"
+    record.given.encode("utf-8")  # storable: no lone surrogates left
+
+
+@pytest.mark.parametrize("answers, words", [
+    ([], "no question was answered"),
+    (["0.7592"], "nothing missed so far"),
+    (["0.7592", "b"], "nothing missed: try a harder mock"),
+])
+def test_mock_report_does_not_praise_an_unfinished_mock(answers, words):
+    s = Session([NDCG, CHOICE], Options(mode="mock", feedback="end", seed=1))
+    s.start()
+    events = []
+    for a in answers:
+        events = s.submit(a)
+    done = [e for e in events if isinstance(e, Finished)] or s.submit(":quit")
+    text = render(done[-1])
+    assert words in text
+    assert ("try a harder mock" in text) == (len(answers) == 2)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -129,3 +133,28 @@ def test_text_answer_output_names_the_mistake():
     assert "linear_gain" in res.output
     assert "2^2 - 1 = 3" in res.output  # the right step from the engine's own rows
     assert "Accepted [0.754192, 0.764192]" in res.output
+
+
+def test_unreadable_text_answer_is_a_one_line_usage_error():
+    res = run("2,1,3,0", "--answer", "sin(3)")
+    assert res.exit_code == 2
+    assert res.stdout == ""  # no worked solution after a usage error
+    assert res.stderr.startswith("Error: could not read 'sin(3)': unknown function 'sin'")
+    assert res.stderr.count("\n") == 1
+
+
+def test_tolerance_is_checked_without_answer_too():
+    res = run("2,1", "--tolerance", "abc")
+    assert res.exit_code == 2 and "cannot read tolerance 'abc'" in res.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["solve", "2,1"], ["--help"], ["generate", "--count", "2", "--seed", "1"]])
+def test_a_full_disk_on_stdout_is_one_line_not_a_traceback(args, tmp_path):
+    env = {**os.environ, "DRILLS_HOME": str(tmp_path)}
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "drills", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=60)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "Error: cannot write the output: No space left on device"

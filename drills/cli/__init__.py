@@ -5,7 +5,9 @@ Subcommands are imported only when invoked, so ``drills`` starts fast.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
 
 import click
@@ -59,7 +61,27 @@ def cli(ctx: click.Context) -> None:
 
 def main() -> None:
     try:
-        cli.main(prog_name="drills")
+        try:
+            cli.main(prog_name="drills")
+        finally:
+            sys.stdout.flush()  # here, not at exit, so a full disk is reported below
     except KeyboardInterrupt:  # pragma: no cover - a Ctrl-C outside the quiz loop
         click.echo("\ninterrupted", err=True)
         sys.exit(130)
+    except OSError as exc:
+        _output_failed(exc)
+
+
+def _output_failed(exc: OSError) -> None:
+    """Standard output failed (a full disk, a closed pipe): one line on stderr, exit 1."""
+    try:  # nothing more can be written there; keep the interpreter's final flush quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    if exc.errno != errno.EPIPE:  # a reader that stopped early needs no message
+        try:
+            click.echo(f"Error: cannot write the output: {exc.strerror or exc}", err=True)
+        except OSError:
+            pass
+    sys.exit(1)

@@ -26,6 +26,36 @@ def fail(message: str, code: int = Exit.USAGE) -> NoReturn:
     sys.exit(int(code))
 
 
+MAX_COUNT = 1000  # questions per session or worksheet
+MAX_SEED = 2**63 - 1  # seeds are stored in SQLite INTEGER columns
+MAX_MINUTES = 24 * 60
+
+
+def check_count(count: int) -> None:
+    if count < 1:
+        fail(f"--count must be at least 1, got {count}")
+    if count > MAX_COUNT:
+        fail(f"--count must be at most {MAX_COUNT}, got {count}")
+
+
+def check_seed(seed: int | None) -> None:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be a whole number from 0 to {MAX_SEED}, got {seed}")
+
+
+def check_difficulty(difficulty: str | None) -> None:
+    from drills.core.questions import DIFFICULTIES
+
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        fail(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})")
+
+
+def check_seconds(name: str, value: float | None, most: float) -> None:
+    """A positive, finite duration no longer than ``most`` (inf and nan are refused)."""
+    if value is not None and not 0 < value <= most:
+        fail(f"{name} must be a positive number no larger than {most:g}, got {value:g}")
+
+
 def open_store() -> Store:
     """Open the history (a bad DRILLS_HOME exits 1 with one line) and pass on its notice."""
     from drills.store import Store, StoreError

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from drills.cli.catalog import check_topics, load_questions
-from drills.cli.common import fail
+from drills.cli.common import check_count, check_difficulty, check_seed, fail
 
 if TYPE_CHECKING:
     from drills.core.questions import Question
@@ -59,14 +59,12 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
       ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case
     """
     from drills.core.plan import GenerationError, plan
-    from drills.core.questions import DIFFICULTIES
 
     if as_json and as_markdown:
         fail("choose one of --json and --markdown")
-    if count < 1:
-        fail(f"--count must be at least 1, got {count}")
-    if difficulty is not None and difficulty not in DIFFICULTIES:
-        fail(f"unknown difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}")
+    check_count(count)
+    check_seed(seed)
+    check_difficulty(difficulty)
     questions = load_questions(packs)
     check_topics(topics, questions)
     if seed is None:

@@ -8,6 +8,7 @@ the Store and appended to the transcript before the next question is shown.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -17,15 +18,19 @@ from typing import IO, Any
 import click
 
 from drills.cli.catalog import check_topics, load_questions
-from drills.cli.common import Exit, fail, open_store
-from drills.core.questions import DIFFICULTIES, Question
+from drills.cli.common import (
+    MAX_MINUTES,
+    Exit,
+    check_count,
+    check_difficulty,
+    check_seconds,
+    check_seed,
+    fail,
+    open_store,
+)
+from drills.core.questions import Question
 
 DEFAULT_COUNT = 10
-
-
-def _check_positive(name: str, value: float | None) -> None:
-    if value is not None and not value > 0:
-        fail(f"{name} must be a positive number, got {value:g}")
 
 
 def _seed(seed: int | None) -> int:
@@ -91,7 +96,19 @@ class Recorder:
 
     def __init__(self, store: Any, session_id: int, transcript: IO[str] | None) -> None:
         self.store, self.session_id, self.transcript = store, session_id, transcript
-        self.failed = False
+        self.failed = False  # the store refused a write
+        self.lost_transcript = False
+
+    def close(self) -> None:
+        """Close the transcript; a failure here was already reported at the write, or is now."""
+        out, self.transcript = self.transcript, None
+        if out is None:
+            return
+        try:
+            out.close()
+        except OSError as exc:
+            self.lost_transcript = True
+            click.echo(f"Error: cannot write the transcript {out.name}: {exc.strerror or exc}", err=True)
 
     def __call__(self, record: Any) -> None:
         q = record.question
@@ -112,8 +129,13 @@ class Recorder:
                 self.transcript.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
                 self.transcript.flush()
             except OSError as exc:
-                click.echo(f"Error: cannot write the transcript: {exc.strerror or exc}", err=True)
+                click.echo(f"Error: cannot write the transcript {self.transcript.name}: "
+                           f"{exc.strerror or exc} (the rest of the session is not written to it)",
+                           err=True)
+                with contextlib.suppress(OSError):
+                    self.transcript.close()
                 self.transcript = None
+                self.lost_transcript = True
         from drills.store import Attempt, StoreError
 
         attempt = Attempt(q.id, q.topic, q.kind, record.verdict, record.given or None,
@@ -150,9 +172,11 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
     session = Session(items, Options(mode=mode, feedback=feedback, seconds=per_question,
                                      minutes=minutes, tolerance=tolerance,
                                      seed=None if store_mode == "review" else seed))  # review: no --seed
+    recorder = None
     try:
         session_id = store.start_session(store_mode or mode, seed, options)
-        summary = run(session, Recorder(store, session_id, out))
+        recorder = Recorder(store, session_id, out)
+        summary = run(session, recorder)
         report = {"counts": summary.counts, "by_topic": {k: list(v) for k, v in summary.by_topic.items()},
                   "misconceptions": summary.misconceptions, "review": list(summary.review),
                   "asked": summary.asked, "quit_early": summary.quit_early}
@@ -160,10 +184,16 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback
         fail(f"{type(exc).__name__}: {exc}", Exit.FAILED)
     finally:
-        if out is not None:
-            out.close()
+        if recorder is not None:
+            recorder.close()
+        elif out is not None:
+            with contextlib.suppress(OSError):
+                out.close()
         store.close()
-    return int(Exit.OK)
+    # the answers are in the history either way; a transcript or history that was asked
+    # for and could not be written makes the run a failure a script can see
+    lost = recorder is not None and (recorder.lost_transcript or recorder.failed)
+    return int(Exit.FAILED if lost else Exit.OK)
 
 
 def _common(fn: Any) -> Any:
@@ -195,10 +225,9 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
       drills practice --topic hand-computation --count 5
       drills practice --seed 42 --transcript run.jsonl
     """
-    if count < 1:
-        fail(f"--count must be at least 1, got {count}")
-    if difficulty is not None and difficulty not in DIFFICULTIES:
-        fail(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})")
+    check_count(count)
+    check_seed(seed)
+    check_difficulty(difficulty)
     tol = _tolerance(tolerance)
     store = open_store()
     questions = load_questions(packs)
@@ -233,10 +262,10 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
       drills mock --minutes 15 --count 8
       drills mock --count 5 --per-question 60 --feedback immediate
     """
-    if count < 1:
-        fail(f"--count must be at least 1, got {count}")
-    _check_positive("--minutes", minutes)
-    _check_positive("--per-question", per_question)
+    check_count(count)
+    check_seed(seed)
+    check_seconds("--minutes", minutes, MAX_MINUTES)
+    check_seconds("--per-question", per_question, MAX_MINUTES * 60)
     if feedback not in ("end", "immediate"):
         fail(f"unknown --feedback {feedback!r} (choices: end, immediate)")
     if per_question is None:

@@ -42,6 +42,7 @@ def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: 
 
     grades = parse_grades(relevance)
     pool = parse_grades(judged, "judged") if judged is not None else None
+    override = _tolerance(tolerance)
     problem = Problem(grades, pool, k, gain)
     try:
         sol = solve_problem(problem)
@@ -49,7 +50,9 @@ def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: 
         fail(str(exc))
     outcome = None
     if answer is not None:
-        outcome = _check(problem, metric, answer, tolerance)
+        outcome = _check(problem, metric, answer, override)
+        if outcome.verdict == "invalid" and not as_json:  # unreadable: a usage error, like the rest
+            fail(outcome.summary.splitlines()[0])
     if as_json:
         from drills.core.explain import solution_json
 
@@ -80,14 +83,21 @@ def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: 
         sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
 
 
-def _check(problem, metric: str, answer: str, tolerance: str | None):  # noqa: ANN001, ANN202
-    from drills.core.checking import ToleranceError, check, parse_tolerance
-    from drills.core.questions import Question
+def _tolerance(text: str | None):  # noqa: ANN202 - Tolerance | None, imported lazily
+    if text is None:
+        return None
+    from drills.core.checking import ToleranceError, parse_tolerance
 
     try:
-        override = parse_tolerance(tolerance) if tolerance is not None else None
+        return parse_tolerance(text)
     except ToleranceError as exc:
         fail(str(exc))
+
+
+def _check(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202
+    from drills.core.checking import check
+    from drills.core.questions import Question
+
     question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
                         problem=problem, metric=metric)
     return check(question, answer, override)

@@ -233,6 +233,8 @@ class _Converter:
             return self.call(node, depth)
         if isinstance(node, ast.Name):
             raise self.fail(f"unknown name {_short(node.id, 20)!r}; functions: {_FUNCS_TEXT}")
+        if isinstance(node, ast.Tuple) and not node.elts:
+            raise self.fail("empty parentheses: write a number or an expression inside them")
         if isinstance(node, ast.Tuple):
             raise self.fail("a comma only separates log(x, b); write decimals with a dot (0.76)")
         raise self.fail(ACCEPTED)
@@ -349,7 +351,7 @@ def _call(name: str, args: list[float]) -> float:
         return math.exp(x)
     if name == "log" and len(args) == 2:
         if args[1] <= 0 or math.log(args[1]) == 0:
-            raise AnswerError(f"log base must be positive and not 1, got {args[1]:g}")
+            raise AnswerError(f"log base must be positive and not 1, got {args[1]!r}")
         return math.log(x) / math.log(args[1])
     return {"log2": math.log2, "log10": math.log10}.get(name, math.log)(x)
 

@@ -254,10 +254,23 @@ class Ratio:
 
 
 def decimal_text(value: decimal.Decimal, digits: int = 15) -> str:
-    """A decimal rendering with ``digits`` significant digits, trailing zeros trimmed."""
+    """A decimal rendering with ``digits`` significant digits, trailing zeros trimmed.
+
+    A whole number is shown whole (2^40 - 1 is 1099511627775, not 1099510000000); a
+    value too large for ``digits`` that is not whole is shown in scientific notation
+    rather than padded with zeros that look exact. Below 1e40 the 50-digit values of
+    the engine keep at least ten fractional digits, so "whole" means whole.
+    """
     if value == 0:
         return "0"
+    if value.adjusted() < 40 and value == value.to_integral_value():
+        return str(int(value))
     q = decimal.Context(prec=digits).create_decimal(value)
+    if q.adjusted() >= digits:
+        mantissa, _, exponent = format(q, "e").partition("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}e{exponent}"
     text = format(q, "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")

@@ -251,7 +251,14 @@ def report(s: Summary, style: Style) -> str:
             title = CATALOG[mid].title if mid in CATALOG else ""
             lines.append(f"  {mid} x{n}" + (f": {title}" if title else ""))
     lines += ["", style.paint("What to review next", "bold")]
-    lines += [f"  - {item}" for item in s.review] or ["  - nothing missed: try a harder mock"]
+    if s.review:
+        lines += [f"  - {item}" for item in s.review]
+    elif not s.records:
+        lines.append("  - no question was answered: run the mock again when you have the time")
+    elif len(s.records) < s.total:
+        lines.append("  - nothing missed so far: finish a whole mock next time")
+    else:
+        lines.append("  - nothing missed: try a harder mock")
     if s.deferred:
         missed = [r for r in s.records if r.verdict != "correct" or r.self_grade]
         if missed:
