@@ -94,6 +94,8 @@ def test_usage_errors(tmp_path):
     path.write_text(PACK, encoding="utf-8")
     result = lint(str(path), "--seeds", "0")
     assert result.exit_code == 2 and "--seeds" in result.stderr
+    result = lint(str(path), "--seeds", "99999999999999999999")  # would never finish
+    assert result.exit_code == 2 and "--seeds must be from 1 to 10,000" in result.stderr
 
 
 def test_schema_errors_are_lint_errors(tmp_path):

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from drills.cli import cli
 from drills.cli import packs as packs_cli
@@ -89,10 +93,12 @@ def test_validate_cross_pack_duplicates():
     assert result.output.splitlines()[-1] == "1 error in 1 file"
 
 
-def test_validate_missing_path_is_a_usage_error():
-    result = run("validate", "no/such/pack.yaml")
+@pytest.mark.parametrize("command", [("validate",), ("lint", "--seeds", "1")])
+@pytest.mark.parametrize("missing", ["no/such/pack.yaml", "", "x" * 300])
+def test_a_missing_path_is_one_line_and_exit_2(command, missing):
+    result = run(*command, str(FIXTURES / "good.yaml"), missing)
     assert result.exit_code == 2
-    assert "does not exist" in result.output and "Traceback" not in result.output
+    assert result.output == f"Error: pack not found: {missing}\n"  # no usage block, no traceback
 
 
 def test_validate_generated_hazards(tmp_path):
@@ -160,7 +166,7 @@ def test_new_writes_a_pack_that_validates(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     written = tmp_path / "my-pack.yaml"
     text = written.read_text(encoding="utf-8")
-    assert "name: my-pack" in text and "generator: ndcg-hand" in text and "{n: 5, k: 3, metric: ndcg}" in text
+    assert 'name: "my-pack"' in text and "generator: ndcg-hand" in text and "{n: 5, k: 3, metric: ndcg}" in text
     check = run("validate", str(written))
     assert check.exit_code == 0, check.output
     assert check.output == "ok: 1 pack, 5 questions\n"
@@ -178,13 +184,104 @@ def test_new_refuses_to_overwrite(tmp_path, monkeypatch):
 def test_new_output_folder_and_file(tmp_path):
     assert run("new", "a.yaml", "--output", str(tmp_path)).exit_code == 0
     assert (tmp_path / "a.yaml").is_file()
+    (tmp_path / "sub").mkdir()
     target = tmp_path / "sub" / "b-pack.yml"
     assert run("new", "b", "--output", str(target)).exit_code == 0
-    assert re.search(r"^  name: b +#", target.read_text(), re.MULTILINE)
+    assert re.search(r'^  name: "b" +#', target.read_text(), re.MULTILINE)
+    assert run("new", "c", "--output", f"{tmp_path / 'sub'}/").exit_code == 0
+    assert (tmp_path / "sub" / "c.yaml").is_file()
 
 
-def test_new_rejects_a_bad_name(tmp_path, monkeypatch):
+@pytest.mark.parametrize(("output", "reason"), [
+    ("missing/x.yaml", "no folder missing (folders are not created)"),
+    ("missing/deeper/x.yaml", "no folder missing/deeper (folders are not created)"),
+    ("missing/", "no folder missing (folders are not created)"),
+    ("file.txt/x.yaml", "file.txt is not a folder (folders are not created)"),
+    ("n" * 300, "File name too long"),
+])
+def test_new_cannot_write_is_one_line_and_creates_nothing(tmp_path, monkeypatch, output, reason):
     monkeypatch.chdir(tmp_path)
-    result = run("new", "My Pack")
-    assert result.exit_code == 2 and "lowercase" in result.output
+    (tmp_path / "file.txt").write_text("x")
+    result = run("new", "mine", "--output", output)
+    assert result.exit_code == 1
+    shown = f"{output}mine.yaml" if output.endswith("/") else output
+    assert result.output == f"Error: cannot write {shown}: {reason}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+def test_new_empty_output_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("new", "mine", "--output", "")
+    assert result.exit_code == 1 and result.output.startswith("Error: cannot write '': ")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("My Pack", "lowercase"),
+    ("-dash", "must start with a lowercase letter a-z or a digit"),
+    ("-", "must start with a lowercase letter a-z or a digit"),
+    ("a_b", "use only lowercase letters a-z, digits and -"),
+    ("a" * 51, "pack name is 51 characters long; at most 50"),
+    ("a" * 250, "pack name is 250 characters long; at most 50"),
+])
+def test_new_rejects_a_bad_name(tmp_path, monkeypatch, name, words):
+    monkeypatch.chdir(tmp_path)
+    result = run("new", "--", name)
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1 and words in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+# Words and numbers YAML 1.1 reads as something other than text when unquoted.
+RETYPED = ["no", "yes", "on", "off", "true", "false", "null", "y", "n", "nan", "12", "0", "007",
+           "1e3", "0x1", "0o7", "0b1", "2001-12-14", "1-2", "1_000", "~", ".inf", "1:20"]
+
+
+def new_then_validate(name: str) -> None:
+    """``packs new NAME`` either refuses NAME in one line (exit 2) or writes a pack that validates."""
+    with tempfile.TemporaryDirectory() as folder:
+        made = run("new", "--output", folder, "--", name)
+        if made.exit_code == 2:
+            assert made.output.startswith("Error: pack name ") and made.output.count("\n") == 1
+            assert os.listdir(folder) == []
+            return
+        assert made.exit_code == 0, made.output
+        written = Path(folder) / f"{name.removesuffix('.yaml').removesuffix('.yml')}.yaml"
+        checked = run("validate", str(written))
+        assert checked.exit_code == 0 and checked.output == "ok: 1 pack, 5 questions\n", (name, checked.output)
+
+
+@pytest.mark.usefixtures("ndcg_hand")
+@pytest.mark.parametrize("name", RETYPED)
+def test_new_names_yaml_would_retype_still_validate(name):
+    new_then_validate(name)
+
+
+def test_new_accepts_the_yaml_words_and_numbers():
+    from drills.packs.template import starter_name_problem
+
+    assert [n for n in RETYPED if starter_name_problem(n)] == ["1_000", "~", ".inf", "1:20"]
+
+
+@pytest.mark.usefixtures("ndcg_hand")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.from_regex(r"[a-z0-9][a-z0-9-]{0,49}", fullmatch=True) | st.sampled_from(RETYPED))
+def test_every_name_new_accepts_validates(name):
+    new_then_validate(name)
+
+
+@pytest.mark.usefixtures("ndcg_hand")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(st.sampled_from("ab09-_.~ /:\"'#Zé\n"), max_size=60))
+def test_any_name_is_refused_in_one_line_or_validates(name):
+    new_then_validate(name)
+
+
+def test_starter_ids_stay_within_the_id_limit():
+    from drills.packs.schema import MAX_ID_LENGTH
+    from drills.packs.template import MAX_STARTER_NAME, starter_pack
+
+    ids = re.findall(r'^  - id: "([^"]+)"', starter_pack("a" * MAX_STARTER_NAME), re.MULTILINE)
+    assert len(ids) == 5 and max(map(len, ids)) <= MAX_ID_LENGTH
+    with pytest.raises(ValueError, match="at most"):
+        starter_pack("a" * (MAX_STARTER_NAME + 1))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -150,6 +152,48 @@ def test_over_size_file_is_rejected_before_reading(tmp_path):
     big.write_text("# x\n" * (yamlsafe.MAX_FILE_BYTES // 4 + 1), encoding="utf-8")
     error = only_error(big)
     assert error.line == 0 and "limited to" in error.message
+
+
+def test_a_fifo_is_refused_without_opening_it(tmp_path):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(fifo.name)
+    done = threading.Event()
+
+    def unblock() -> None:  # were the FIFO opened for reading, let that open return (not hang)
+        while not done.wait(0.05):
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:  # ENXIO: nobody is reading it
+                continue
+
+    threading.Thread(target=unblock, daemon=True).start()
+    try:
+        errors = [only_error(fifo), only_error(link)]
+    finally:
+        done.set()
+    for error in errors:
+        assert error.line == 0 and "not a regular file" in error.message
+
+
+def test_a_folder_is_not_read_as_a_pack(tmp_path):
+    from drills.packs.yamlsafe import read_file
+
+    doc = read_file(tmp_path)
+    assert doc.fatal and "not a regular file" in doc.errors[0].message
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+def test_read_is_capped_when_the_size_is_unknown(monkeypatch):
+    # /proc files are regular files whose stat() size is 0, like a device's: only the
+    # bounded read can tell they are over the limit (/dev/zero would never end).
+    status = Path("/proc/self/status")
+    assert status.stat().st_size == 0 and len(status.read_bytes()) > 64
+    monkeypatch.setattr(yamlsafe, "MAX_FILE_BYTES", 64)
+    doc = yamlsafe.read_file(status)
+    assert doc.fatal and len(doc.errors) == 1
+    assert doc.errors[0].message.startswith("file is more than 64 bytes; packs are limited to 64 bytes")
 
 
 def test_alias_bomb_is_rejected_fast(tmp_path):

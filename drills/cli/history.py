@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import secrets
+import stat
 import sys
-import tempfile
-from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from drills.cli.common import Exit, fail, history_store
+
+if TYPE_CHECKING:
+    from drills.store import Store
+
+# Names of an already open descriptor (`-o /dev/stdout > file`): written to in place, even
+# when they lead to a regular file, since replacing that file would bypass the descriptor.
+_DESCRIPTOR = re.compile(r"/dev/(stdin|stdout|stderr|fd/\d+)|/proc/(self|thread-self|\d+)/fd/\d+")
 
 
 @click.group()
@@ -20,9 +30,9 @@ def history() -> None:
 @history.command("export")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
               show_default=True, help="Output format.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True, path_type=Path),
-              default=None, help="Write to FILE instead of standard output.")
-def export_cmd(fmt: str, output: Path | None) -> None:
+@click.option("--output", "-o", type=click.Path(readable=False, path_type=str), metavar="FILE", default=None,
+              help="Write to FILE instead of standard output.")
+def export_cmd(fmt: str, output: str | None) -> None:
     """Export every answer with stable columns (see docs/history.md).
 
     \b
@@ -37,16 +47,97 @@ def export_cmd(fmt: str, output: Path | None) -> None:
         if output is None:
             export(store, fmt, sys.stdout)
             return
-        # Write beside the target and rename, so a failed export leaves no half file.
-        try:
-            fd, tmp = tempfile.mkstemp(dir=output.parent or Path("."), prefix=f".{output.name}.")
-        except OSError as exc:
-            fail(f"cannot write {output}: {exc.strerror or exc}", Exit.FAILED)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-                n = export(store, fmt, out)
-            os.replace(tmp, output)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        n = write_export(store, fmt, output)
         click.echo(f"Exported {n} answer{'' if n == 1 else 's'} to {output}", err=True)
+
+
+def write_export(store: Store, fmt: str, output: str) -> int:
+    """Export to the file ``output``; any failure is one line and exit 1.
+
+    A regular file (or a new one) is written beside its real target, through symlinks,
+    and renamed over it, so a failed export leaves no half file; it keeps the mode of the
+    file it replaces, and a new file gets the usual 0o666 less the umask. Anything else
+    (a device, a FIFO, /dev/stdout) is written to directly.
+    """
+    if not output:
+        fail("cannot write '': --output needs a file name", Exit.FAILED)
+    try:
+        st: os.stat_result | None = os.stat(output)  # follows symlinks
+    except FileNotFoundError:
+        st = None  # a new file (or a dangling symlink: its target is created)
+    except (OSError, ValueError) as exc:
+        _cannot_write(output, exc)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        _cannot_write(output, OSError(errno.EISDIR, os.strerror(errno.EISDIR)))
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _DESCRIPTOR.fullmatch(os.path.abspath(output))):
+        return _export_in_place(store, fmt, output)
+    if st is not None and not os.access(output, os.W_OK):  # a rename would get past a read-only file
+        _cannot_write(output, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+    return _export_replacing(store, fmt, output, st)
+
+
+def _export_in_place(store: Store, fmt: str, output: str) -> int:
+    from drills.store.export import export
+
+    try:
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            return export(store, fmt, out)
+    except OSError as exc:  # ENOSPC on /dev/full comes from the final flush
+        _cannot_write(output, exc)
+
+
+def _export_replacing(store: Store, fmt: str, output: str, old: os.stat_result | None) -> int:
+    from drills.store.export import export
+
+    real = os.path.realpath(output)
+    try:
+        fd, tmp = _create_beside(real, 0o600 if old is not None else 0o666)
+    except OSError as exc:
+        _cannot_write(output, exc)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            if old is not None:  # the data goes in under the owner and mode it will keep
+                _keep_owner_and_mode(fd, old)
+            n = export(store, fmt, out)
+        os.replace(tmp, real)
+    except OSError as exc:
+        _unlink(tmp)
+        _cannot_write(output, exc)
+    except BaseException:
+        _unlink(tmp)
+        raise
+    return n
+
+
+def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:
+    if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+        try:  # only root (or a member of the group) may; otherwise the file becomes ours
+            os.fchown(fd, old.st_uid, old.st_gid)
+        except OSError:
+            pass
+    os.fchmod(fd, stat.S_IMODE(old.st_mode))  # after fchown, which may clear set-id bits
+
+
+def _create_beside(path: str, mode: int) -> tuple[int, str]:
+    """A new hidden file next to ``path``, created with ``mode`` (less the umask)."""
+    folder, name = os.path.split(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{name[:200]}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, flags, mode), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name")
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _cannot_write(output: str, exc: Exception) -> NoReturn:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    fail(f"cannot write {output}: {reason}", Exit.FAILED)

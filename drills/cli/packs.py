@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 import click
@@ -87,7 +88,7 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 def validate(paths: tuple[str, ...]) -> None:
     """Check pack files (or folders of them) and print every problem as file:line: field: message.
 
@@ -96,6 +97,7 @@ def validate(paths: tuple[str, ...]) -> None:
     """
     from drills.packs import check_paths
 
+    check_exist(paths)
     loaded, errors = check_paths(paths)
     for error in errors:
         click.echo(str(error))
@@ -107,34 +109,52 @@ def validate(paths: tuple[str, ...]) -> None:
     click.echo(f"ok: {_plural(len(loaded), 'pack')}, {_plural(questions, 'question')}")
 
 
+def check_exist(paths: tuple[str, ...]) -> None:
+    """``Error: pack not found: PATH`` and exit 2 for the first PATH that does not exist."""
+    for path in paths:
+        if not os.path.exists(path):  # os.path: False, never OSError, for odd or long names
+            fail(f"pack not found: {path}")
+
+
 @click.command()
 @click.argument("name")
-@click.option("--output", "-o", type=click.Path(dir_okay=True, path_type=Path), default=None,
+@click.option("--output", "-o", type=click.Path(path_type=str), default=None,
               help="File to write, or a folder to write NAME.yaml into (default: ./NAME.yaml).")
-def new(name: str, output: Path | None) -> None:
+def new(name: str, output: str | None) -> None:
     """Write a commented starter pack NAME.yaml with one question of each kind.
 
-    Never overwrites a file. Check your edits with `drills packs validate NAME.yaml`.
+    NAME: a-z, 0-9 and -, starting with a letter or digit, at most 50 characters.
+    Never overwrites a file and never creates folders. Check your edits with
+    `drills packs validate NAME.yaml`.
     """
-    from drills.packs import starter_pack
-    from drills.packs.schema import NAME_RE
+    from drills.packs.template import starter_name_problem, starter_pack
     from drills.paths import packs_dir
 
     for suffix in (".yaml", ".yml"):
         name = name.removesuffix(suffix)
-    if not NAME_RE.fullmatch(name):
-        fail(f"pack name {name!r} may use only lowercase letters a-z, digits and -")
-    target = output if output is not None else Path(f"{name}.yaml")
-    if target.is_dir():
-        target = target / f"{name}.yaml"
-    text = starter_pack(name, filename=str(target), packs_dir=str(packs_dir()))
+    problem = starter_name_problem(name)
+    if problem is not None:
+        fail(problem)
+    if output == "":
+        fail("cannot write '': --output needs a file or folder name", Exit.FAILED)
+    target = Path(output) if output is not None else Path(f"{name}.yaml")
+    created = False
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir() or (output or "").endswith(("/", os.sep)):  # "dir/" names a folder
+            target = target / f"{name}.yaml"
+        folder = target.parent
+        if not folder.is_dir():
+            reason = f"{folder} is not a folder" if os.path.lexists(folder) else f"no folder {folder}"
+            fail(f"cannot write {target}: {reason} (folders are not created)", Exit.FAILED)
+        text = starter_pack(name, filename=str(target), packs_dir=str(packs_dir()))
         with target.open("x", encoding="utf-8") as fh:  # "x": never overwrite, even in a race
+            created = True
             fh.write(text)
     except FileExistsError:
         fail(f"{target} already exists; not overwriting it (choose another NAME or --output)", Exit.FAILED)
     except OSError as exc:
+        if created:  # a half-written starter would block the next try ("already exists")
+            target.unlink(missing_ok=True)
         fail(f"cannot write {target}: {exc.strerror or exc}", Exit.FAILED)
     click.echo(f"wrote {target}: a starter pack with one question of each kind")
     click.echo(f"edit it, then check it with: drills packs validate {target}")

@@ -15,7 +15,6 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -171,13 +170,13 @@ def _load(paths: Sequence[str]) -> tuple[list[Question], list[str]]:
 
     A pack with schema errors still yields its good questions: lint runs those too.
     """
-    from drills.packs import cross_pack_errors, load_paths
+    from drills.packs import check_paths
 
-    packs, errors = load_paths(paths)
-    for pack in packs:
-        errors.extend(pack.errors)
-    errors.extend(cross_pack_errors(packs))
+    packs, errors = check_paths(paths)  # the same checks as `drills packs validate`
     return [q for pack in packs for q in pack.questions], [str(e) for e in errors]
+
+
+MAX_SEEDS = 10_000  # about 3 minutes for the built-in bank
 
 
 @click.command()
@@ -196,11 +195,11 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
       warnings: generated items with fewer than 2 distinguishable wrong-formula slips
     Exit codes: 0 no errors, 1 errors found, 2 bad usage.
     """
-    if seeds < 1:
-        fail(f"--seeds must be at least 1, got {seeds}")
-    for path in paths:
-        if not Path(path).exists():
-            fail(f"pack not found: {path}")
+    if not 1 <= seeds <= MAX_SEEDS:
+        fail(f"--seeds must be from 1 to {MAX_SEEDS:,}, got {seeds}")
+    from drills.cli.packs import check_exist
+
+    check_exist(paths)
     questions, pack_errors = _load(paths)
     start = time.monotonic()
     report = lint_questions(questions, seeds, progress=lambda line: click.echo(line, err=True))

@@ -1,9 +1,17 @@
 """The starter pack ``drills packs new`` writes: one question of each kind, commented.
 
-Authors copy from it, so it must validate as written (a test checks that).
+Authors copy from it, so it must validate as written (a test checks that, for every
+name ``drills packs new`` accepts: the name is quoted, so ``no`` or ``12`` stay text).
 """
 
 from __future__ import annotations
+
+import re
+
+# Stricter than a pack file's name (schema.NAME_RE): the starter derives its ids from the
+# name, and ids must start with a-z or 0-9 and stay under schema.MAX_ID_LENGTH.
+STARTER_NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
+MAX_STARTER_NAME = 50
 
 STARTER = '''\
 # A drills question pack. Check it with:   drills packs validate {filename}
@@ -12,7 +20,7 @@ STARTER = '''\
 # NO/yes/on/off become booleans and 1.10 becomes 1.1 unless written in quotes.
 
 pack:
-  name: {name}                 # a-z, 0-9 and -; unique among your packs
+  name: "{name}"               # a-z, 0-9 and -; unique among your packs
   version: "0.1.0"             # a string: keep the quotes
   description: My own NDCG interview questions.
   author: me
@@ -24,7 +32,7 @@ defaults:                      # optional; each question may override these
 
 questions:
   # numeric with an exact answer: a quoted expression (+ - * / ^, log2, ln, sqrt ...)
-  - id: {name}.gain-ratio      # unique across every pack you load
+  - id: "{name}.gain-ratio"    # unique across every pack you load
     topic: gain-and-discount
     kind: numeric
     difficulty: easy
@@ -37,7 +45,7 @@ questions:
     explanation: "15 / 7 ~ 2.14; the ratio tends to 2 as grades grow, never above 3."
 
   # numeric computed by the engine: ranked grades, judged pool, cut-off k, metric
-  - id: {name}.worked-ndcg
+  - id: "{name}.worked-ndcg"
     topic: hand-computation
     kind: numeric
     prompt: |
@@ -48,7 +56,7 @@ questions:
     tolerance: {{absolute: 0.001}}  # merged over the pack default
 
   # choice: at least two options, at least one correct; explain every option
-  - id: {name}.ideal-order
+  - id: "{name}.ideal-order"
     topic: normalization
     kind: choice
     prompt: "IDCG@k is the DCG@k of which ordering?"
@@ -62,7 +70,7 @@ questions:
         explanation: "Tempting, but it ignores relevant documents the model never retrieved."
 
   # concept: self-graded against a model answer and its key points
-  - id: {name}.why-normalize
+  - id: "{name}.why-normalize"
     topic: normalization
     kind: concept
     difficulty: hard
@@ -78,7 +86,7 @@ questions:
 
   # generated: a fresh problem each time, from a registered generator
   # (list them with `drills generate --help`)
-  - id: {name}.random-ndcg
+  - id: "{name}.random-ndcg"
     topic: hand-computation
     kind: generated
     prompt: "NDCG@k of a random ranking"   # a title: the generator writes the full prompt
@@ -87,6 +95,26 @@ questions:
 '''
 
 
+def starter_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a starter pack (None if it can)."""
+    if len(name) > MAX_STARTER_NAME:
+        return (f"pack name is {len(name)} characters long; at most {MAX_STARTER_NAME} "
+                "(it starts every question id)")
+    if not STARTER_NAME_RE.fullmatch(name):
+        return (f"pack name {name!r} must start with a lowercase letter a-z or a digit "
+                "and use only lowercase letters a-z, digits and -")
+    return None
+
+
 def starter_pack(name: str, *, filename: str = "", packs_dir: str = "$DRILLS_HOME/packs") -> str:
-    """The starter pack text for pack ``name`` (a valid pack name)."""
-    return STARTER.format(name=name, filename=filename or f"{name}.yaml", packs_dir=packs_dir)
+    """The starter pack text for pack ``name`` (ValueError unless starter_name_problem accepts it)."""
+    problem = starter_name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return STARTER.format(name=name, filename=_comment_text(filename or f"{name}.yaml"),
+                          packs_dir=_comment_text(packs_dir))
+
+
+def _comment_text(text: str) -> str:
+    """``text`` safe inside a one-line YAML comment: no line breaks or other control characters."""
+    return "".join(c if c.isprintable() else "?" for c in text)

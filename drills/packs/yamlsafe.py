@@ -18,6 +18,8 @@ turned into dicts, lists and scalars here, which lets us
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import yaml
@@ -25,10 +27,11 @@ import yaml
 from drills.packs.errors import PackError, field_name
 from drills.packs.yamlbuild import INVALID, Builder, Document, Stop
 
-MAX_FILE_BYTES = 2 * 1024 * 1024  # checked with stat() before the file is read
+MAX_FILE_BYTES = 2 * 1024 * 1024  # checked with fstat() first; never more than this + 1 is read
 MAX_ALIASES = 100  # alias uses (*name) per file
 MAX_NODES = 2_000_000  # values after alias expansion; a 2 MiB file without aliases stays under
 MAX_DEPTH = 64  # nesting of lists/mappings; real packs use about 6
+NOT_REGULAR = "not a regular file (a pack is a .yaml file, not a device, FIFO or folder)"
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -37,15 +40,15 @@ __all__ = ["INVALID", "Document", "MAX_ALIASES", "MAX_DEPTH", "MAX_FILE_BYTES", 
 
 
 def read_file(path: str | Path, name: str | None = None) -> Document:
-    """Read and parse ``path`` (size-capped before reading, UTF-8 only)."""
+    """Read and parse ``path``: a regular file (after symlinks), at most MAX_FILE_BYTES, UTF-8.
+
+    Devices and FIFOs are refused before they are opened (a FIFO would block on open,
+    /dev/zero never ends), and at most MAX_FILE_BYTES + 1 bytes are ever read.
+    """
     shown = name if name is not None else str(path)
     doc = Document(shown)
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise Stop(0, f"file is {size:,} bytes; packs are limited to {MAX_FILE_BYTES:,} bytes "
-                          "(split it into several packs)")
-        data = Path(path).read_bytes()
+        data = _read_capped(path)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -60,6 +63,29 @@ def read_file(path: str | Path, name: str | None = None) -> Document:
         doc.fatal = True
         return doc
     return parse_text(text, shown, doc)
+
+
+def _too_big(size: int | None) -> Stop:
+    what = f"is {size:,} bytes" if size is not None else f"is more than {MAX_FILE_BYTES:,} bytes"
+    return Stop(0, f"file {what}; packs are limited to {MAX_FILE_BYTES:,} bytes (split it into several packs)")
+
+
+def _read_capped(path: str | Path) -> bytes:
+    """The bytes of the regular file ``path``; Stop if it is anything else or too big."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise Stop(0, NOT_REGULAR)
+    # O_NONBLOCK: should the path become a FIFO after the check, open still returns at once.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Stop(0, NOT_REGULAR)
+        if st.st_size > MAX_FILE_BYTES:  # say how big, without reading it
+            raise _too_big(st.st_size)
+        data = fh.read(MAX_FILE_BYTES + 1)  # the size may be wrong (still growing, /proc)
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(None)
+    return data
 
 
 def parse_text(text: str, name: str = "<string>", doc: Document | None = None) -> Document:
