@@ -101,6 +101,12 @@ def test_a_missing_path_is_one_line_and_exit_2(command, missing):
     assert result.output == f"Error: pack not found: {missing}\n"  # no usage block, no traceback
 
 
+def test_list_with_a_missing_pack_is_one_line_and_exit_2():
+    result = run("list", "--pack", "no/such/pack.yaml")
+    assert result.exit_code == 2
+    assert result.output == "Error: pack not found: no/such/pack.yaml\n"
+
+
 def test_validate_generated_hazards(tmp_path):
     big = tmp_path / "big.yaml"
     with big.open("w") as fh:

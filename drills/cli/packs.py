@@ -53,7 +53,7 @@ def packs() -> None:
 
 
 @click.command("list")
-@click.option("--pack", "extra", multiple=True, type=click.Path(exists=True),
+@click.option("--pack", "extra", multiple=True, metavar="PATH",
               help="Also load this pack file or folder (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {packs: [...], errors: [...]}.")
 def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
@@ -63,6 +63,8 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
     `drills packs validate PATH` to see all of its problems.
     """
     from drills.packs import discover
+
+    check_exist(extra)
 
     catalog = discover(extra)
     if as_json:
