@@ -20,7 +20,8 @@ PUBLIC_IDS = {"linear_gain", "gain_without_minus_one", "log2_rank", "rank_offset
 
 
 def test_catalog_ids_are_the_public_ones():
-    assert set(CATALOG) == PUBLIC_IDS
+    # the issue's ids, spelled as written, plus three added later (also public now)
+    assert set(CATALOG) == PUBLIC_IDS | {"idcg_zero_scores_one", "dcg_for_ndcg", "signed_delta"}
 
 
 @pytest.mark.parametrize("slip,problem,expected", [
@@ -61,10 +62,14 @@ def test_ideal_from_retrieved():
     p = Problem((0, 1), (2, 1, 0), gain="linear")
     wrong = metric_value(p, "ndcg", CATALOG["ideal_from_retrieved"].formula).value
     assert wrong == pytest.approx(1 / math.log2(3))  # ideal [1, 0] instead of [2, 1]
-    assert diagnose(p, "ndcg", 0.631, TOL).ids == ["ideal_from_retrieved"]
+    # the retrieved ideal [1, 0] has IDCG 1, so that slip's NDCG equals the DCG itself:
+    # forgetting to divide gives the same number, and both are named
+    assert diagnose(p, "ndcg", 0.631, TOL).ids == ["ideal_from_retrieved", "dcg_for_ndcg"]
+    q = Problem((0, 2), (3, 2, 0), gain="linear")  # ideal [2, 0]: IDCG 2, no coincidence
+    assert diagnose(q, "ndcg", 2 / math.log2(3) / 2, TOL).ids == ["ideal_from_retrieved"]
     # when two slips give the same number, both are named
     both = Problem((1, 0), (2, 1, 0), gain="linear")
-    assert set(diagnose(both, "ndcg", 1.0, TOL).ids) == {"ideal_from_retrieved", "ideal_unsorted"}
+    assert set(diagnose(both, "ndcg", 1.0, TOL).ids) == {"ideal_from_retrieved", "ideal_unsorted", "dcg_for_ndcg"}
 
 
 def test_dcg_not_truncated():
@@ -100,3 +105,49 @@ def test_explanations_carry_right_step():
     d = diagnose(WORKED, "ndcg", 0.8675, TOL)
     assert "2^2 - 1 = 3" in d.explanations[0]
     assert "0.867503" in d.explanations[0]
+
+
+def test_only_the_nearest_slip_is_named_when_one_is_much_closer():
+    p = Problem((1, 0, 2), (2, 1, 1, 0), k=5)
+    retrieved = metric_value(p, "ndcg", CATALOG["ideal_from_retrieved"].formula).value
+    pow2 = metric_value(p, "ndcg", CATALOG["gain_without_minus_one"].formula).value
+    # by hand: DCG = 1 + 3/2 = 2.5; ideal from [2, 1, 0]: 3 + 1/log2(3) = 3.6309 -> 0.68853;
+    # with 2^rel: DCG 2 + 1/log2(3) + 4/2 = 4.6309, IDCG 4 + 2/log2(3) + 2/2 + 1/log2(5) -> 0.69195
+    assert retrieved == pytest.approx(2.5 / (3 + 1 / math.log2(3)))
+    assert pow2 == pytest.approx((4 + 1 / math.log2(3)) / (5 + 2 / math.log2(3) + 1 / math.log2(5)))
+    assert diagnose(p, "ndcg", 0.689, TOL).ids == ["ideal_from_retrieved"]  # 0.0005 away vs 0.003
+    assert diagnose(p, "ndcg", 0.6902, TOL).ids == ["ideal_from_retrieved", "gain_without_minus_one"]
+
+
+def test_idcg_zero_answered_1_is_the_convention_slip():
+    p = Problem((0, 0, 0, 0, 0))
+    d = diagnose(p, "ndcg", 1.0, TOL)
+    assert d.ids == ["idcg_zero_scores_one"]  # not gain_without_minus_one, which also gives 1
+    assert "LightGBM" in d.explanations[0]
+    assert diagnose(Problem((1, 0)), "ndcg", 1.0, TOL).ids != ["idcg_zero_scores_one"]
+
+
+def test_dcg_given_for_ndcg():
+    d = diagnose(WORKED, "ndcg", 7.1309, TOL)
+    assert d.ids == ["dcg_for_ndcg"]
+    # the right step writes the division with its brackets
+    assert "(13/2 + 1/log2(3)) / (15/2 + 3/log2(3))" in d.explanations[0]
+
+
+def test_signed_delta():
+    p = Problem((3, 2, 1, 0), swap=(1, 4))
+    size = metric_value(p, "delta_ndcg").value
+    # by hand: swapping 3 and 0 at ranks 1 and 4: DCG drops by (7 - 0)(1 - 1/log2(5))
+    idcg = 7 + 3 / math.log2(3) + 1 / 2
+    assert size == pytest.approx(7 * (1 - 1 / math.log2(5)) / idcg)
+    assert diagnose(p, "delta_ndcg", -size, TOL).ids == ["signed_delta"]
+    assert diagnose(p, "delta_ndcg", size, TOL).ids == []
+
+
+def test_idcg_question_points_into_the_ideal_table():
+    # IDCG@4 of the worked example with 2^rel: the first differing row is IDCG rank 1 (rel 3)
+    d = diagnose(WORKED, "idcg", 7.1, TOL)  # not a slip value; use a real one:
+    wrong = metric_value(WORKED, "idcg", CATALOG["gain_without_minus_one"].formula).value
+    d = diagnose(WORKED, "idcg", wrong, TOL)
+    assert d.ids == ["gain_without_minus_one"]
+    assert "IDCG rank 1: rel 3, gain 2^3 - 1 = 7" in d.explanations[0] and "(your formula: 8)" in d.explanations[0]

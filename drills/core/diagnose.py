@@ -36,6 +36,11 @@ _M = Misconception
 CATALOG: dict[str, Misconception] = {
     m.id: m
     for m in (
+        _M("idcg_zero_scores_one", "a query with no relevant document scored 1",
+           "No judged document is relevant, so IDCG is 0 and DCG / IDCG is undefined. drills "
+           "scores such a query 0, as scikit-learn, trec_eval and ranx do; 1 is LightGBM's and "
+           "XGBoost's convention. In an interview, name the convention you use.",
+           Formula(empty_ideal_one=True), metrics=("ndcg",)),
         _M("linear_gain", "linear gain instead of 2^rel - 1",
            "You used the grade itself as the gain. This question uses exponential gain 2^rel - 1, "
            "which makes a highly relevant document count far more than a marginal one.",
@@ -67,7 +72,8 @@ CATALOG: dict[str, Misconception] = {
         _M("ideal_unsorted", "IDCG from the model's own order",
            "You computed the 'ideal' DCG from the ranking as given, so DCG / IDCG came out 1. "
            "The ideal order sorts the judged documents by relevance, best first.",
-           Formula(ideal="unsorted"), metrics=("idcg", "ndcg", "delta_ndcg")),
+           # not delta_ndcg: an "ideal" that moves with the swap is no longer |dDCG| / IDCG
+           Formula(ideal="unsorted"), metrics=("idcg", "ndcg")),
         _M("ideal_ascending", "ideal order sorted ascending",
            "You sorted the ideal list worst first. The ideal puts the most relevant document at "
            "rank 1; an NDCG above 1 is the tell-tale sign of this slip.",
@@ -86,6 +92,14 @@ CATALOG: dict[str, Misconception] = {
         _M("inverted_ratio", "IDCG / DCG instead of DCG / IDCG",
            "You divided the other way round. NDCG = DCG / IDCG, so it lies in [0, 1].",
            Formula(inverted=True), metrics=("ndcg",)),
+        _M("dcg_for_ndcg", "DCG given where NDCG was asked",
+           "You stopped at DCG. NDCG divides DCG by IDCG, the DCG of the ideal order, so that "
+           "every query lands on the same 0-1 scale.",
+           Formula(normalized=False), metrics=("ndcg",)),
+        _M("signed_delta", "a signed NDCG change where |delta NDCG| was asked",
+           "You kept the sign of NDCG after the swap minus NDCG before. LambdaRank weights a "
+           "pair by |delta NDCG|, the size of the change, which is never negative.",
+           Formula(absolute_delta=False), metrics=("delta_ndcg",)),
     )
 }
 
@@ -131,12 +145,24 @@ def variants(problem: Problem, metric: str, tolerance: Tolerance) -> list[Varian
     return out
 
 
-def right_step(problem: Problem, m: Misconception) -> str:
-    """The first place where the slip's computation departs from the correct one."""
+def right_step(problem: Problem, m: Misconception, metric: str = "ndcg") -> str:
+    """The first place where the slip's computation departs from the correct one.
+
+    Only the tables the asked ``metric`` uses are searched: IDCG's for an IDCG question.
+    """
     good, bad = solve(problem), solve(problem, m.formula)
-    if m.formula.inverted:
-        return f"NDCG = DCG / IDCG = {good.dcg.text} / ({good.idcg.text}) = {decimal_text(good.ndcg.decimal(), 6)}"
-    for label, rows_good, rows_bad in (("DCG", good.rows, bad.rows), ("IDCG", good.ideal_rows, bad.ideal_rows)):
+    f = m.formula
+    if f.inverted or not f.normalized:
+        return f"NDCG = DCG / IDCG = {good.ndcg.text} = {decimal_text(good.ndcg.decimal(), 6)}"
+    if f.empty_ideal_one:
+        return "IDCG = 0, so NDCG = 0 by drills' convention"
+    if not f.absolute_delta:
+        value = metric_value(problem, "delta_ndcg")
+        return f"|delta NDCG| = |NDCG after - NDCG before| = {decimal_text(value.decimal(), 6)}"
+    tables = (("DCG", good.rows, bad.rows), ("IDCG", good.ideal_rows, bad.ideal_rows))
+    if metric in ("dcg", "idcg"):
+        tables = tuple(t for t in tables if t[0].lower() == metric)
+    for label, rows_good, rows_bad in tables:
         for rg, rb in zip(rows_good, rows_bad, strict=False):
             if rg.contribution != rb.contribution or rg.relevance != rb.relevance:
                 return f"{label} {row_text(rg, good.gain)} (your formula: {rb.contribution.text})"
@@ -165,6 +191,23 @@ def _pointer(problem: Problem, metric: str, learner: float) -> str | None:
     return None
 
 
+def _closest(hits: list[tuple[float, Variant]]) -> list[tuple[float, Variant]]:
+    """The slips that explain the answer best: nearest first, none more than twice as far.
+
+    0.689 against 0.6885 (IDCG from the retrieved list) and 0.6920 (2^rel) names only
+    the first; slips that give the same number are all named, since nothing tells them
+    apart. One exception: on a query with IDCG = 0 an answer of 1 is the convention
+    slip, whatever formula also reaches 1 there.
+    """
+    hits = sorted(hits, key=lambda pair: pair[0])  # stable: CATALOG order among equals
+    if not hits:
+        return hits
+    best = hits[0][0]
+    kept = [(d, v) for d, v in hits if d <= 2 * best + 1e-12]
+    convention = [(d, v) for d, v in kept if v.misconception.formula.empty_ideal_one]
+    return convention or kept
+
+
 def diagnose(problem: Problem, metric: str, learner: float, tolerance: Tolerance) -> Diagnosis:
     """Name the slips whose value the learner's answer matches (closest first)."""
     correct = metric_value(problem, metric).value
@@ -175,13 +218,13 @@ def diagnose(problem: Problem, metric: str, learner: float, tolerance: Tolerance
         for v in variants(problem, metric, tolerance)
         if abs(learner - v.value.value) <= tolerance.allowed(v.value.value)
     ]
-    hits.sort(key=lambda pair: pair[0])
+    hits = _closest(hits)
     matches = tuple(v.misconception for _, v in hits)
     if not matches:
         return Diagnosis((), (), _pointer(problem, metric, learner))
     explanations = tuple(
         f"{v.misconception.description} That formula gives {decimal_text(v.value.decimal(), 6)}. "
-        f"Right step: {right_step(problem, v.misconception)}."
+        f"Right step: {right_step(problem, v.misconception, metric)}."
         for _, v in hits
     )
     return Diagnosis(matches, explanations)

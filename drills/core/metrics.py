@@ -37,8 +37,10 @@ IDEAL_FORMS = {
     "retrieved": "only the retrieved documents, sorted",
 }
 # Largest list the engine accepts: keeps every call bounded.
-MAX_LIST = 10_000  # documents per list: 10,000 solve in about 4 s; interview lists have 3-20
-MAX_RELEVANCE = 100
+# Interview lists have 3-20 documents and grades 0-4 (0-10 at most): these caps keep a
+# graded answer (the solution, every slip's value, the worked steps) well under a second.
+MAX_LIST = 1000
+MAX_RELEVANCE = 20
 
 NDCG_ZERO_REASON = (
     "IDCG@k is 0: no judged document is relevant, so there is nothing to normalise by. "
@@ -63,6 +65,9 @@ class Formula:
     ideal: str = "judged"
     truncate_dcg: bool = True
     inverted: bool = False
+    normalized: bool = True  # False: "NDCG" left as DCG (the division forgotten)
+    empty_ideal_one: bool = False  # IDCG = 0 scored 1 (LightGBM/XGBoost), not 0
+    absolute_delta: bool = True  # False: delta NDCG keeps its sign (after - before)
 
 
 STANDARD = Formula()
@@ -201,6 +206,7 @@ def _ideal(problem: Problem, k: int, mode: str) -> tuple[int, ...]:
     raise ProblemError(f"unknown ideal mode {mode!r}")
 
 
+@lru_cache(maxsize=256)  # grading, diagnosis and the worked steps ask for the same solutions
 def solve(problem: Problem, formula: Formula = STANDARD) -> Solution:
     """DCG@k, IDCG@k and NDCG@k, exact, with the worked tables."""
     check_problem(problem)
@@ -212,12 +218,14 @@ def solve(problem: Problem, formula: Formula = STANDARD) -> Solution:
     ideal_rows, idcg = _table(ideal_order, convention, formula.discount)
     note = None
     ndcg: Exact
-    if formula.inverted:
+    if not formula.normalized:
+        ndcg = dcg
+    elif formula.inverted:
         if dcg.is_zero:
             raise ProblemError("DCG is 0: IDCG / DCG is undefined")
         ndcg = Ratio(idcg, dcg)
     elif idcg.is_zero:
-        ndcg, note = LogSum(), NDCG_ZERO_REASON
+        ndcg, note = (LogSum.of(1) if formula.empty_ideal_one else LogSum()), NDCG_ZERO_REASON
     else:
         ndcg = Ratio(dcg, idcg)
     return Solution(problem, formula, convention, k, rows, ideal_order, ideal_rows, dcg, idcg, ndcg, note)
@@ -234,13 +242,18 @@ def swapped(problem: Problem) -> Problem:
 
 
 def delta_ndcg(problem: Problem, formula: Formula = STANDARD) -> Exact:
-    """|NDCG@k after swapping the two ranks - NDCG@k before| (LambdaRank's |dNDCG|)."""
+    """|NDCG@k after swapping the two ranks - NDCG@k before| (LambdaRank's |dNDCG|).
+
+    A swap within the ranked list leaves the judged pool, hence IDCG, unchanged, so this
+    is |DCG after - DCG before| / IDCG. (A slip formula whose ideal follows the ranking
+    would break that; diagnose.py does not apply such a slip to delta_ndcg.)
+    """
     before = solve(problem, formula)
     after = solve(swapped(problem), formula)
     if before.idcg.is_zero:
         return LogSum()
     diff = after.dcg - before.dcg
-    if diff.decimal() < 0:
+    if diff.decimal() < 0 and formula.absolute_delta:
         diff = -diff
     return Ratio(diff, before.idcg)
 
