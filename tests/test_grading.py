@@ -270,3 +270,16 @@ def test_describe_without_a_value_for_loop_verdicts() -> None:
     assert "[0.754192, 0.764192]" in text
     timeout = Check("timeout", "", None, False, "1/2", 0.5, 0.495, 0.505, None, Tolerance())
     assert timeout.describe().startswith("Time is up: the exact answer is 1/2 = 0.5.")
+
+
+def test_an_expression_is_graded_by_its_value_not_its_cancelling_float() -> None:
+    one = FakeRef("1", R(1))
+    assert 1e43 + 1 - 1e43 + 1 == 1.0  # what floats make of it: the first +1 is lost
+    check = grade("exp(100) + 1 - exp(100) + 1", one)  # exactly 2
+    assert check.verdict == "wrong" and check.value == pytest.approx(2.0)
+    assert grade("exp(100) + 1 - exp(100)", one).verdict == "correct"
+
+
+def test_an_answer_with_no_exact_decimal_is_invalid() -> None:
+    check = grade("1/(sqrt(2)^2 - 2)", HALF)  # the float is 4.5e15; the value does not exist
+    assert check.verdict == "invalid" and "cannot be evaluated precisely" in check.message

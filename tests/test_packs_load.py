@@ -506,3 +506,19 @@ def test_every_problem_field_error_is_reported_at_once(tmp_path):
     fields = sorted(e.field for e in load_pack(path).errors)
     assert fields == ["questions[0].problem.gain", "questions[0].problem.judged",
                       "questions[0].problem.k", "questions[0].problem.swap"], fields
+
+
+def test_a_pack_answer_without_an_exact_decimal_is_refused(tmp_path):
+    # the float of 1/(sqrt(2)^2 - 2) is 4.5e15, but the value is 1/0: the quiz could not grade it
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "pack: {name: nodec, version: '1'}\n"
+        "questions:\n"
+        "  - id: nodec.a\n"
+        "    topic: t\n"
+        "    kind: numeric\n"
+        "    prompt: 'x?'\n"
+        "    answer: '1/(sqrt(2)^2 - 2)'\n", encoding="utf-8")
+    (error,) = load_pack(path).errors
+    assert error.line == 7 and error.field == "questions[0].answer"
+    assert "cannot be evaluated precisely" in error.message

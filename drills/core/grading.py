@@ -110,17 +110,20 @@ def grade(text: str, reference: Reference, tolerance: Tolerance | None = None) -
     }
     try:
         answer = parse(text)
+        # An expression's float can cancel away what it means (exp(100) + 1 - exp(100) is
+        # 0 in floats, 1 in fact): grade its 50-digit decimal instead.
+        value = answer.value if answer.is_plain_number else float(answer.decimal())
     except AnswerError as exc:
         return Check("invalid", value=None, exact=False, error=None, message=str(exc), **common)
-    error = answer.value - expected
+    error = value - expected
     exact = _is_exact(answer, reference)
-    if exact or within(answer.value, expected, tol):
+    if exact or within(value, expected, tol):
         verdict = "correct"
     elif abs(error) <= CLOSE_FACTOR * allowed * (1 + 1e-9):
         verdict = "close"
     else:
         verdict = "wrong"
-    return Check(verdict, value=answer.value, exact=exact, error=error, **common)
+    return Check(verdict, value=value, exact=exact, error=error, **common)
 
 
 def _is_exact(answer: Answer, reference: Reference) -> bool:

@@ -89,11 +89,11 @@ def _answer(c: Checker, value: Any, p: FieldPath) -> str | None:
 
 @functools.lru_cache(maxsize=4096)
 def _syntax_problem(text: str) -> str | None:
-    """check_syntax's complaint about ``text``, if any (cached: packs repeat answers)."""
-    from drills.core.answers import AnswerError, check_syntax  # no sympy: syntax only
+    """The safe parser's complaint about ``text``, if any (cached: packs repeat answers)."""
+    from drills.core.answers import AnswerError, parse  # no sympy: parsed and evaluated here
 
     try:
-        check_syntax(text)
+        parse(text).decimal()  # the grader needs its exact decimal, so it must have one
     except AnswerError as exc:
         return str(exc)
     return None
