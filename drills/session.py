@@ -39,7 +39,8 @@ from drills.events import (  # noqa: F401 - re-exported: the front ends import t
 GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # A concept answer is self-graded; the transcript and the store see a verdict.
-GRADE_VERDICT = {"again": "wrong", "hard": "wrong", "good": "correct", "easy": "correct"}
+# As in spaced repetition: "hard" is a recall, with effort; only "again" is a miss.
+GRADE_VERDICT = {"again": "wrong", "hard": "correct", "good": "correct", "easy": "correct"}
 _GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
                   "a": "again", "h": "hard", "g": "good", "e": "easy"}
 Handler = Callable[["Session"], "list[Event]"]
@@ -138,7 +139,7 @@ class Session:
         if self._pending is not None:
             return self.self_grade(stripped)
         if self._expired():
-            return self.timeout()
+            return self.timeout(stripped)  # a late answer: kept, but recorded as a timeout
         if not stripped:
             return [InvalidAnswer("empty answer; type an answer, or :skip, :hint, :help")]
         q = self.items[self.index]
@@ -189,22 +190,26 @@ class Session:
             return [Notice("nothing graded yet: answer first (or :skip to see the answer)")]
         if self.deferred and not self.finished:
             return [Notice("explanations come in the report at the end of the mock")]
-        return [StepsShown(self.records[-1].explanation, self.records[-1])]
+        events: list[Event] = [StepsShown(self.records[-1].explanation, self.records[-1])]
+        if not self.finished and self._pending is None:  # the question still waiting, again
+            events.append(QuestionShown(self.index, len(self.items), self.items[self.index], self._limit))
+        return events
 
     @command("skip", "skip this question (recorded as skipped; shows the answer)")
     def skip(self) -> list[Event]:
         if self.finished:
             return []
-        self._pending = None
+        if self._pending is not None:  # a concept answer already typed: keep it, ungraded
+            return [Skipped(self._ungraded(), self.deferred), *self._advance()]
         rec = self._record("skipped", "", **_answer_for(self.items[self.index]))
         return [Skipped(rec, self.deferred), *self._advance()]
 
-    def timeout(self) -> list[Event]:
-        """The front end's timer ran out (or a late answer arrived)."""
+    def timeout(self, typed: str = "") -> list[Event]:
+        """The front end's timer ran out (or a late answer arrived); ``typed``: text so far."""
         if self.finished:
             return []
         self._pending = None
-        rec = self._record("timeout", "", **_answer_for(self.items[self.index]))
+        rec = self._record("timeout", typed.strip(), **_answer_for(self.items[self.index]))
         rec.seconds = rec.limit if rec.limit is not None else rec.seconds
         events: list[Event] = [TimedOut(rec, self.deferred)]
         if self.options.minutes and self.elapsed() >= self.options.minutes * 60:
@@ -213,9 +218,14 @@ class Session:
 
     @command("quit", "end the session now and show the summary")
     def quit(self, early: bool = True) -> list[Event]:
+        if self.finished:
+            return []
+        events: list[Event] = []
+        if self._pending is not None:  # a typed concept answer is saved, not lost
+            events.append(Skipped(self._ungraded(), True))
         self.finished = True
         self.quit_early = early and len(self.records) < len(self.items)
-        return [Finished(self.summary())]
+        return [*events, Finished(self.summary())]
 
     @command("help", "list these commands")
     def help(self) -> list[Event]:
@@ -240,6 +250,14 @@ class Session:
         points = tuple((p, covered(p, text)) for p in q.key_points)
         self._pending = Revealed(q, (q.model_answer or "").strip(), points)
         return [self._pending]
+
+    def _ungraded(self) -> Record:
+        """The revealed concept answer, recorded as skipped: no self-grade was given."""
+        pending, self._pending = self._pending, None
+        assert pending is not None
+        q = pending.question
+        return self._record("skipped", self._given, expected=(q.model_answer or "").strip(),
+                            seconds=self._answer_seconds, explanation="")
 
     def _record(self, verdict: str, given: str, *, seconds: float | None = None, **fields: Any) -> Record:
         q = self.items[self.index]

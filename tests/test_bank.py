@@ -683,3 +683,65 @@ def test_facts_appear_where_interviewers_expect_them():
                    "0.0517", "Precision@1", "Hit@1", "ndcg_burges", "LightGBM", "XGBoost",
                    "scikit-learn", "trec_eval", "ranx", "cancel"):
         assert needle in corpus, needle
+
+
+# --------------------------------------------------------------------------- self-contained
+
+# Sessions draw questions in a seeded random order, so no prompt or hint may lean on
+# another question's context ("Same ranking (...)", "still with the ln discount", "the
+# worked example" without its numbers). Each must restate what it needs.
+CONTEXT_OPENING = re.compile(r"^\s*(?:the\s+)?same\b", re.I)
+CONTEXT_PHRASE = re.compile(
+    r"\b(?:as (?:above|before|earlier)|(?:the )?previous (?:question|one|example|list|ranking|query)"
+    r"|(?:the )?(?:earlier|last|preceding) question|still (?:with|using|the)|this time|\bagain\b"
+    r"|same (?:query|list|ranked list|ranking|example|worked example|pool|setup) as\b)",
+    re.I,
+)
+RANKED_LIST = re.compile(r"\[\[?\d+(?:, \d+)+\]")
+
+
+def context_dependence(text: str) -> list[str]:
+    """Why a prompt or hint is not self-contained ([] when it is)."""
+    found = []
+    if CONTEXT_OPENING.search(text):
+        found.append(f"opens with {text.strip().split()[0]!r}")
+    found += [f"says {m.group(0)!r}" for m in CONTEXT_PHRASE.finditer(text)]
+    if re.search(r"worked example", text, re.I) and not RANKED_LIST.search(text):
+        found.append("names the worked example without restating its grades")
+    return found
+
+
+@pytest.mark.parametrize("item", QUESTIONS, ids=_qid)
+def test_prompts_and_hints_are_self_contained(item):
+    _, q = item
+    problems = {text.strip()[:60]: why for text in [q["prompt"], *q.get("hints", [])]
+                if (why := context_dependence(text))}
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("text", [
+    "Same worked example (ranked [2, 1, 3, 0], judged [3, 2, 1, 0], gain 2^rel - 1),\n"
+    "still with the natural-log discount ln(i + 1). What is NDCG@4?",
+    "Same ranking (ranked grades [2, 1, 3, 0], judged grades [3, 2, 1, 0]), trained for NDCG@2.",
+    "Same query: four judged documents with true relevance [3, 2, 1, 0].",
+    "Same ranked list as before, binary relevance [0, 1, 1]. What is Precision@3?",
+    "Same list: the only relevant document is at rank 2 of [0, 1, 0, 0, 0].",
+    "The same ranking as the worked example: true relevance [3, 2, 1, 0].",
+    "This time use LINEAR gain with the discount log2(i + 1).",
+    "Using the ranking from the previous question, compute NDCG@3.",
+    "With the grades as above, what is IDCG@2?",
+    "Compute NDCG@4 for the worked example.",
+])
+def test_context_check_flags_dependent_text(text):
+    assert context_dependence(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Compute NDCG for the same ranking with graded and with binarised labels.",
+    "Worked example: judged grades [3, 2, 1, 0], ranked grades [2, 1, 3, 0].",
+    "Which mistake of the ranking can the binary labels still see?",
+    "Two misordered pairs in the same query, each a grade-0 document directly above a grade-3 one.",
+    "Two rankings of the same query: which has the higher NDCG@k?",
+])
+def test_context_check_allows_self_contained_text(text):
+    assert not context_dependence(text)

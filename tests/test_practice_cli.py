@@ -108,7 +108,7 @@ def test_concept_and_choice_in_plain_mode(pack, tmp_path):
                  "--transcript", str(transcript), input="the ideal ranking scores 1\nhard\n")
     assert "[x] the ideal ranking scores exactly 1" in result.output
     (line,) = [json.loads(x) for x in transcript.read_text().splitlines()]
-    assert (line["kind"], line["verdict"], line["self_grade"]) == ("concept", "wrong", "hard")
+    assert (line["kind"], line["verdict"], line["self_grade"]) == ("concept", "correct", "hard")
 
 
 def test_same_seed_asks_what_plan_lists(tmp_path):

@@ -135,8 +135,10 @@ def test_steps_show_the_last_graded_question():
     s.start()
     assert isinstance(s.steps()[0], Notice)  # nothing graded yet
     s.submit("0.7592")
-    (steps,) = s.submit(":steps")
+    steps, again = s.submit(":steps")
     assert isinstance(steps, StepsShown) and "DCG@4" in steps.text and "IDCG@4" in steps.text
+    # the question now waiting is shown again below the old solution, clock not restarted
+    assert isinstance(again, QuestionShown) and again.question is CHOICE and s.index == 1
 
 
 def test_quit_finishes_with_a_summary():
@@ -184,7 +186,9 @@ def test_concept_flow_marks_key_points_then_self_grade():
     assert of(events, QuestionShown)
 
 
-@pytest.mark.parametrize("grade,verdict", [("again", "wrong"), ("2", "wrong"), ("g", "correct"), ("e", "correct")])
+# "hard" is a recall with effort, as in spaced repetition: only "again" is a miss
+@pytest.mark.parametrize("grade,verdict", [("again", "wrong"), ("1", "wrong"), ("2", "correct"),
+                                           ("hard", "correct"), ("g", "correct"), ("e", "correct")])
 def test_self_grade_maps_to_a_verdict(grade, verdict):
     s = Session([CONCEPT])
     s.start()
@@ -348,3 +352,31 @@ def test_mock_report_does_not_praise_an_unfinished_mock(answers, words):
     text = render(done[-1])
     assert words in text
     assert ("try a harder mock" in text) == (len(answers) == 2)
+
+
+@pytest.mark.parametrize("leave", [":skip", ":quit"])
+def test_a_revealed_concept_answer_is_kept_when_not_self_graded(leave):
+    s = Session([CONCEPT, NDCG])
+    s.start()
+    s.submit("dividing by the ideal DCG puts queries on one scale")
+    events = s.submit(leave)
+    (skipped,) = of(events, Skipped)
+    assert skipped.record.verdict == "skipped"
+    assert skipped.record.given == "dividing by the ideal DCG puts queries on one scale"
+    assert skipped.record.explanation == ""  # the model answer was just shown: not again
+    assert s.records == [skipped.record]
+    if leave == ":quit":
+        assert s.finished and of(events, Finished)
+
+
+def test_a_timeout_keeps_what_was_typed():
+    clock = Clock()
+    s = Session([NDCG, CHOICE], Options(mode="mock", seconds=30), clock=clock)
+    s.start()
+    clock.now += 31
+    (timed_out, *_) = s.submit("0.76")  # a late answer
+    assert isinstance(timed_out, TimedOut)
+    assert timed_out.record.verdict == "timeout" and timed_out.record.given == "0.76"
+    clock.now += 31
+    (second, *_) = s.timeout("b")  # the front end's timer, with the half-typed text
+    assert second.record.given == "b"

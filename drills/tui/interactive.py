@@ -26,7 +26,11 @@ from drills.tui.render import Style, clock_text, use_color
 
 
 class _TimeUp(Exception):
-    """Raised out of the prompt by the timer task."""
+    """Raised out of the prompt by the timer task, with the text typed so far."""
+
+    def __init__(self, typed: str = "") -> None:
+        super().__init__(typed)
+        self.typed = typed
 
 
 def _history() -> History:
@@ -119,7 +123,7 @@ class Interactive:
         while not app.is_running:  # the prompt has not started yet: wait for it
             await asyncio.sleep(0.05)
         if not app.is_done:
-            app.exit(exception=_TimeUp())
+            app.exit(exception=_TimeUp(app.current_buffer.text))
 
     async def main(self) -> Summary:
         s = self.session
@@ -129,8 +133,8 @@ class Interactive:
             try:
                 text = await self._ask()
                 events = s.submit(text)
-            except _TimeUp:
-                events = s.timeout()
+            except _TimeUp as up:
+                events = s.timeout(up.typed)
             except KeyboardInterrupt:
                 events = s.skip()
             except EOFError:
