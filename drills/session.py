@@ -303,7 +303,9 @@ def _answer_for(q: Question) -> dict[str, Any]:
         return {"expected": text, "explanation": "\n".join(
             x for x in (f"Answer: {text}", q.explanation.strip()) if x)}
     ref = checking.reference(q)
-    lines = [f"Answer: {ref.text} = {ref.value:.10g}"]
+    from drills.core.exact import decimal_text, with_value
+
+    lines = [f"Answer: {with_value(ref.text, decimal_text(ref.decimal(), 10))}"]
     from drills.core.explain import worked_for
 
     worked = worked_for(q)

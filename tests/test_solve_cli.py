@@ -158,3 +158,13 @@ def test_a_full_disk_on_stdout_is_one_line_not_a_traceback(args, tmp_path):
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == "Error: cannot write the output: No space left on device"
+
+
+def test_a_number_is_not_written_twice():
+    out = run("0,0,0").output
+    assert "DCG@3 = 0\n" in out and "= 0 = 0" not in out
+    same = run("2,1,3,0", "--answer", "(13/2 + 1/log2(3)) / (15/2 + 3/log2(3))").output
+    assert same.startswith("Correct, and exact: (13/2 + 1/log2(3)) / (15/2 + 3/log2(3)) = 0.759191924")
+    assert "equals" not in same.splitlines()[0]
+    other = run("2,1,3,0", "--answer", "(13 + 2/log2(3)) / (15 + 6/log2(3))").output
+    assert "equals (13/2 + 1/log2(3)) / (15/2 + 3/log2(3))" in other.splitlines()[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
-from drills.core.exact import decimal_text
+from drills.core.exact import decimal_text, with_value
 from drills.core.questions import Question, Tolerance
 from drills.core.reference import reference
 
@@ -149,7 +149,7 @@ def explain(outcome: Outcome, steps: bool = True) -> str:
         if worked is not None:
             lines += ["", worked]
         elif q.kind == "numeric" and outcome.expected_value is not None:
-            lines.append(f"Exact answer: {outcome.expected} = {decimal_text(_dec(q), 12)}")
+            lines.append(f"Exact answer: {with_value(outcome.expected, decimal_text(_dec(q), 12))}")
         if q.prose:
             lines += ["", q.prose]
     return "\n".join(lines)

@@ -253,6 +253,11 @@ class Ratio:
         return self.text
 
 
+def with_value(text: str, value: str) -> str:
+    """``13/2 + 1/log2(3) = 7.1309``, but just ``15`` when the exact text is the number."""
+    return text if text == value else f"{text} = {value}"
+
+
 def decimal_text(value: decimal.Decimal, digits: int = 15) -> str:
     """A decimal rendering with ``digits`` significant digits, trailing zeros trimmed.
 

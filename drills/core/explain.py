@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drills.core.exact import Exact, LogSum, decimal_text
+from drills.core.exact import Exact, LogSum, decimal_text, with_value
 from drills.core.metrics import Row, Solution, metric_value, solve, swapped
 from drills.core.questions import Problem, Question
 
@@ -77,11 +77,11 @@ def worked_solution(sol: Solution, max_rows: int = 50) -> str:
         "",
         f"DCG@{k}: the ranking as given{cut}",
         _rows_block(sol.rows, sol.gain, max_rows),
-        f"  DCG@{k} = {sol.dcg.text} = {num(sol.dcg, 15)}",
+        f"  DCG@{k} = {with_value(sol.dcg.text, num(sol.dcg, 15))}",
         "",
         f"IDCG@{k}: judged grades sorted best first: {_grades(sol.ideal_order)}",
         _rows_block(sol.ideal_rows, sol.gain, max_rows),
-        f"  IDCG@{k} = {sol.idcg.text} = {num(sol.idcg, 15)}",
+        f"  IDCG@{k} = {with_value(sol.idcg.text, num(sol.idcg, 15))}",
         "",
     ]
     if sol.ndcg_note:
@@ -105,7 +105,7 @@ def worked_steps(problem: Problem, metric: str) -> str:
         delta = metric_value(problem, "delta_ndcg")
         return (f"{worked_solution(before)}\n\n"
                 f"After swapping ranks {i} and {j}: [{', '.join(map(str, after.problem.relevance))}]\n"
-                f"  DCG@{after.k} = {after.dcg.text} = {num(after.dcg, 10)}\n"
+                f"  DCG@{after.k} = {with_value(after.dcg.text, num(after.dcg, 10))}\n"
                 f"|delta NDCG@{k}| = |DCG after - DCG before| / IDCG@{k}"
                 f" = |{num(after.dcg, 10)} - {num(before.dcg, 10)}| / {num(before.idcg, 10)}\n"
                 f"        = {delta.text}\n        = {num(delta, 12)}")

@@ -79,7 +79,8 @@ class Check:
             given = f"{given} = {_num(self.value, 10)}"
         error = f"error {_signed(self.error)}"
         if self.verdict == "correct" and self.exact:
-            return (f"Correct, and exact: {given} equals {expected}.\n"
+            same = self.given.strip().replace(" ", "") == self.expected_text.replace(" ", "")
+            return (f"Correct, and exact: {expected if same else f'{given} equals {expected}'}.\n"
                     f"Accepted {interval} ({self.rule()}).")
         if self.verdict == "correct":
             return (f"Correct: {given}; exact {expected}.\n"

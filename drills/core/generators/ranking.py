@@ -27,7 +27,7 @@ from drills.core.generators.common import (
     resolved,
 )
 from drills.core.generators.registry import Param, register
-from drills.core.metrics import NDCG_ZERO_REASON, metric_value
+from drills.core.metrics import metric_value
 from drills.core.questions import Problem, Question, Tolerance
 
 NDCG_HAND = "ndcg-hand"
@@ -218,7 +218,10 @@ def edge_case(template: Question, params: Mapping[str, Any], rng: random.Random)
     if case == "nothing-relevant":
         lines.append("drills' convention: when IDCG@k = 0 (no judged document is relevant), NDCG@k is "
                      "defined as 0, as in scikit-learn, ranx and trec_eval (LightGBM and XGBoost use 1).")
-        note = NDCG_ZERO_REASON
+        # the worked solution states the convention (NDCG_ZERO_REASON); this adds the why
+        note = ("No ranking can be better or worse than another here, so the metric carries no "
+                "signal: in an interview, name the convention and say such queries are often "
+                "dropped from the average or reported apart.")
     elif case == "all-equal":
         note = ("Every document has the same grade, so every order is ideal: DCG@k = IDCG@k and "
                 "NDCG@k = 1, whatever the grade, the gain convention or k.")
