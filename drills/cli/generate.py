@@ -152,7 +152,7 @@ def _worked(q: Question) -> str | None:
 
 
 def _choice_answer(q: Question) -> tuple[str, list[str]]:
-    from drills.core.plan import LETTERS
+    from drills.core.questions import LETTERS
 
     right = [(LETTERS[i], o) for i, o in enumerate(q.options) if o.correct]
     head = "; ".join(f"{letter}) {o.text}" for letter, o in right)
@@ -162,7 +162,7 @@ def _choice_answer(q: Question) -> tuple[str, list[str]]:
 
 def text_sheet(items: Sequence[Question], seed: int) -> str:
     """Numbered questions, then the answer key: plain text for a printer or a pager."""
-    from drills.core.plan import LETTERS
+    from drills.core.questions import LETTERS
 
     lines = ["NDCG drills worksheet", _header(items, seed), "", "Questions", "=========", ""]
     for n, q in enumerate(items, 1):
@@ -214,7 +214,7 @@ def _md_prompt(prompt: str) -> list[str]:
 
 def markdown_sheet(items: Sequence[Question], seed: int) -> str:
     """The same sheet as Markdown: headings per question, worked solutions in code blocks."""
-    from drills.core.plan import LETTERS
+    from drills.core.questions import LETTERS
 
     lines = ["# NDCG drills worksheet", "", _header(items, seed), "", "## Questions", ""]
     for n, q in enumerate(items, 1):

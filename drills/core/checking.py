@@ -7,15 +7,13 @@ disagree.
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 
 from drills.core.exact import decimal_text, with_value
-from drills.core.questions import Question, Tolerance
+from drills.core.questions import LETTERS, Question, Tolerance
 from drills.core.reference import reference
 
 DEFAULT_TOLERANCE = Tolerance()
-LETTERS = string.ascii_lowercase
 
 
 class ToleranceError(ValueError):

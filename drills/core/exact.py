@@ -19,8 +19,6 @@ from typing import Any, Protocol
 
 PRECISION = 50
 _CTX = decimal.Context(prec=PRECISION + 10)
-# log bases the engine knows: "log2" (the standard discount) and "ln" (a learner's slip).
-LOG_FUNCTIONS = ("log2", "ln")
 
 
 class Exact(Protocol):
@@ -110,8 +108,6 @@ class Log:
                 raise ZeroDivisionError(f"{self.symbol} is 0")
             return LogSum(1 / r)
         base, e = perfect_power(self.arg)
-        if self.fn == "log2" and base & (base - 1) == 0:  # pragma: no cover - handled above
-            return LogSum(Fraction(1, e * (base.bit_length() - 1)))
         return LogSum(Fraction(0), (((self.fn, base), Fraction(1, e)),))
 
     def to_sympy(self) -> Any:

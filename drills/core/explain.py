@@ -95,7 +95,7 @@ def worked_solution(sol: Solution, max_rows: int = 50) -> str:
 
 def worked_steps(problem: Problem, metric: str) -> str:
     """The engine's worked steps for any metric it computes."""
-    k = problem.k if problem.k is not None else len(problem.relevance)
+    k = problem.cutoff
     grades = ", ".join(map(str, problem.relevance))
     if metric in ("dcg", "idcg", "ndcg"):
         return worked_solution(solve(problem))

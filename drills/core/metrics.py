@@ -29,13 +29,6 @@ DISCOUNT_FORMS = {
     "reciprocal": "i",
     "ln": "ln(i + 1)",
 }
-IDEAL_FORMS = {
-    "judged": "all judged documents sorted by relevance, descending, cut at k",
-    "ascending": "judged documents sorted ascending",
-    "unsorted": "the model's own order",
-    "untruncated": "the whole sorted judged pool, not cut at k",
-    "retrieved": "only the retrieved documents, sorted",
-}
 # Largest list the engine accepts: keeps every call bounded.
 # Interview lists have 3-20 documents and grades 0-4 (0-10 at most): these caps keep a
 # graded answer (the solution, every slip's value, the worked steps) well under a second.
@@ -211,7 +204,7 @@ def solve(problem: Problem, formula: Formula = STANDARD) -> Solution:
     """DCG@k, IDCG@k and NDCG@k, exact, with the worked tables."""
     check_problem(problem)
     convention = formula.gain or problem.gain
-    k = problem.k if problem.k is not None else len(problem.relevance)
+    k = problem.cutoff
     ranked = problem.relevance[:k] if formula.truncate_dcg else problem.relevance
     rows, dcg = _table(ranked, convention, formula.discount)
     ideal_order = _ideal(problem, k, formula.ideal)
@@ -261,7 +254,7 @@ def delta_ndcg(problem: Problem, formula: Formula = STANDARD) -> Exact:
 def reciprocal_rank(problem: Problem) -> LogSum:
     """1 / rank of the first relevant (grade > 0) document within k; 0 when none."""
     check_problem(problem)
-    k = problem.k if problem.k is not None else len(problem.relevance)
+    k = problem.cutoff
     for rank, rel in enumerate(problem.relevance[:k], start=1):
         if rel > 0:
             return LogSum.of(Fraction(1, rank))
@@ -271,7 +264,7 @@ def reciprocal_rank(problem: Problem) -> LogSum:
 def precision(problem: Problem) -> LogSum:
     """Relevant documents in the top k, divided by k (trec_eval's P@k)."""
     check_problem(problem)
-    k = problem.k if problem.k is not None else len(problem.relevance)
+    k = problem.cutoff
     hits = sum(1 for rel in problem.relevance[:k] if rel > 0)
     return LogSum.of(Fraction(hits, k))
 
@@ -279,7 +272,7 @@ def precision(problem: Problem) -> LogSum:
 def hit(problem: Problem) -> LogSum:
     """1 when any of the top k is relevant, else 0."""
     check_problem(problem)
-    k = problem.k if problem.k is not None else len(problem.relevance)
+    k = problem.cutoff
     return LogSum.of(int(any(rel > 0 for rel in problem.relevance[:k])))
 
 

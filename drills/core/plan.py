@@ -15,9 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from drills.core.generators import REGISTRY
-from drills.core.questions import Question
-
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
+from drills.core.questions import LETTERS, Question
 
 
 class GenerationError(ValueError):

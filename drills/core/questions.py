@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-Kind = Literal["numeric", "generated", "choice", "concept"]
 KINDS: tuple[str, ...] = ("numeric", "generated", "choice", "concept")
-Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"  # choice options are answered a), b), ...
 TOPICS: tuple[str, ...] = (
     "hand-computation",
     "gain-and-discount",
@@ -53,6 +52,11 @@ class Problem:
     k: int | None = None
     gain: str = "exponential"
     swap: tuple[int, int] | None = None
+
+    @property
+    def cutoff(self) -> int:
+        """k, or the whole ranked list when k is None (a k past the end means the same)."""
+        return self.k if self.k is not None else len(self.relevance)
 
 
 @dataclass(frozen=True)
@@ -106,10 +110,6 @@ class Question:
     tolerance: Tolerance | None = None
     pack: str = ""
     source: Source = field(default_factory=Source)
-
-    @property
-    def auto_graded(self) -> bool:
-        return self.kind in ("numeric", "generated", "choice")
 
     @property
     def prose(self) -> str:

@@ -21,7 +21,6 @@ from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack
 from drills.paths import builtin_packs_dir, packs_dir
 
 ENTRY_POINT_GROUP = "drills.packs"
-SOURCES = ("builtin", "user", "path", "entry-point")
 
 
 @dataclass(frozen=True)

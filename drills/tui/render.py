@@ -13,6 +13,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import IO, Any
 
+from drills.core.questions import LETTERS
 from drills.session import (
     Finished,
     Graded,
@@ -131,13 +132,11 @@ def question(ev: QuestionShown, style: Style) -> str:
         head += f" · {clock_text(ev.limit)} to answer"
     lines = [style.paint(head, "bold", "cyan"), style.reflow(q.prompt)]
     if q.kind == "choice":
-        from string import ascii_lowercase
-
         width = max(20, style.width - 1)
-        lines += ["\n".join(textwrap.wrap(f"{ascii_lowercase[i]}) {o.text}", width, initial_indent="  ",
+        lines += ["\n".join(textwrap.wrap(f"{LETTERS[i]}) {o.text}", width, initial_indent="  ",
                                            subsequent_indent="     "))
                   for i, o in enumerate(q.options)]
-        form = f"a letter, a to {ascii_lowercase[len(q.options) - 1]}"
+        form = f"a letter, a to {LETTERS[len(q.options) - 1]}"
     elif q.kind == "concept":
         form = f"{FORMS['concept']}; {style.concept_end}"
     else:

@@ -21,7 +21,6 @@ DISCOUNT_PHRASE = "the discount log2(i + 1) at rank i"
 # How many distinguishable wrong-formula values make a numeric item worth diagnosing.
 MIN_VARIANTS = 2
 # Choice questions answer with a letter; the session and the worksheet print them a), b) ...
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 class _KValues(tuple):  # type: ignore[type-arg]

@@ -38,7 +38,7 @@ MIN_DELTA_FACTOR = 4
 EDGE_CASES = ("nothing-relevant", "all-equal", "perfect")
 
 
-def _pool_sentence(relevance: list[int], unretrieved: list[int], judged: list[int] | None) -> str:
+def _pool_sentence(unretrieved: list[int], judged: list[int] | None) -> str:
     if judged is None:
         return "Every judged document of the query is in this list (the judged pool is the list itself)."
     return (f"The judges also graded {len(unretrieved)} document(s) the system did not retrieve, "
@@ -111,7 +111,7 @@ def ndcg_hand(template: Question, params: Mapping[str, Any], rng: random.Random)
     prompt = "\n".join([
         f"A search system returns {n} documents for a query. Their relevance grades (0-{max_rel}), "
         f"in ranked order from rank 1: {grades_text(relevance)}.",
-        _pool_sentence(relevance, unretrieved, judged),
+        _pool_sentence(unretrieved, judged),
         conventions(gain),
         f"Compute {label}{cutoff_phrase(k, n)}.",
     ])
