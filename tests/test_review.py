@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -9,8 +11,8 @@ from click.testing import CliRunner
 from fsrs import Rating, State
 
 from drills.cli import cli
-from drills.cli.review import human_when
-from drills.store import Attempt, Store
+from drills.cli.review import PROMPT_WIDTH, human_when, resolve
+from drills.store import Attempt, Store, StoreError
 from drills.store import review as rv
 
 T0 = datetime(2026, 12, 2, 9, 0, tzinfo=timezone.utc)
@@ -127,18 +129,127 @@ def test_due_items_order_limit_and_next_due(store):
     assert rv.next_due(store) == T0 - timedelta(hours=1) + timedelta(minutes=1)
     assert rv.next_due(store, after=T0 + timedelta(minutes=5)) == T0 + timedelta(minutes=10)
     assert rv.next_due(store, after=later) is None
-    assert rv.forget(store, "q:c") and not rv.forget(store, "q:c")
+    assert rv.due_cards(store, later) == [("q:c", T0 - timedelta(hours=1) + timedelta(minutes=1)),
+                                          ("q:a", T0 + timedelta(minutes=1)),
+                                          ("q:b", T0 + timedelta(minutes=10))]
 
 
-def test_card_update_is_in_the_attempt_transaction(store, monkeypatch):
+def test_card_update_commits_with_the_attempt(store):
+    sid = store.start_session("practice", 1, {})
+    store.conn.execute("BEGIN IMMEDIATE")
+    store.record_attempt(sid, att())  # joins the open transaction
+    store.conn.execute("ROLLBACK")
+    assert store.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
+    assert store.conn.execute("SELECT count(*) FROM review_cards").fetchone()[0] == 0
+
+
+# --- a card that cannot be read or updated never costs the answer -----------------------
+
+def set_card(store: Store, key: str, text: str) -> None:
+    store.conn.execute("UPDATE review_cards SET card = ? WHERE item_key = ?", (text, key))
+
+
+def count(store: Store, table: str) -> int:
+    return store.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+GOOD_CARD = {"card_id": 1, "state": 2, "step": None, "stability": 30.0, "difficulty": 5.0,
+             "due": "2026-12-02T09:00:00+00:00", "last_review": "2026-11-02T09:00:00+00:00"}
+
+
+@pytest.mark.parametrize("damage", [
+    "{bad", "", "null", "[]", "{}", '"text"', "42",
+    json.dumps(dict(GOOD_CARD, state=7)),                       # no such State
+    json.dumps(dict(GOOD_CARD, due="yesterday")),                # unparsable date
+    json.dumps(dict(GOOD_CARD, stability=None)),                 # fsrs asserts: Review, no stability
+    json.dumps(dict(GOOD_CARD, last_review="2026-11-02T09:00:00")),  # naive vs aware
+    json.dumps(dict(GOOD_CARD, state=1, step="one")),            # a Learning step that is no number
+], ids=lambda d: d[:40] or "empty")
+def test_a_damaged_card_is_rebuilt_as_new(store, damage):
+    record(store, att(answered_at=T0 - timedelta(days=3)))
+    set_card(store, "q:q1", damage)
+    assert rv.load_card(store, "q:q1") is None or damage.startswith("{\"card_id\"")
+    record(store, att(verdict="wrong"))                          # no exception
+    assert count(store, "attempts") == 2
+    card = rv.load_card(store, "q:q1")
+    assert card is not None and card.state == State.Learning and card.card_id == rv.card_id("q:q1")
+    assert due_of(store, "q:q1") == T0 + timedelta(minutes=1)    # a new card missed once
+    assert store.conn.execute("SELECT reviews FROM review_cards").fetchone()[0] == 2
+
+
+def test_a_good_stored_card_is_still_used(store):
+    record(store, att(answered_at=T0 - timedelta(days=30)))
+    set_card(store, "q:q1", json.dumps(GOOD_CARD))
+    record(store, att())
+    card = rv.load_card(store, "q:q1")
+    assert card is not None and card.state == State.Review and due_of(store, "q:q1") - T0 > timedelta(days=30)
+
+
+def test_a_failed_card_update_keeps_the_attempt(store, monkeypatch):
+    record(store, att(answered_at=T0 - timedelta(days=1)))
+    before = store.conn.execute("SELECT card, due, reviews FROM review_cards").fetchall()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("scheduler failed\nsecond line")
+
+    monkeypatch.setattr(rv, "rating_for", broken)
+    sid = store.start_session("practice", 1, {})
+    with pytest.raises(StoreError) as info:
+        store.record_attempt(sid, att())
+    assert isinstance(info.value, rv.ReviewError)
+    assert str(info.value) == ("the answer was saved, but the review schedule of q:q1 could not "
+                               "be updated: RuntimeError: scheduler failed second line")
+    assert count(store, "attempts") == 2 and not store.conn.in_transaction
+    assert store.conn.execute("SELECT card, due, reviews FROM review_cards").fetchall() == before
+    monkeypatch.undo()
+    monkeypatch.setattr(rv, "ENABLE_FUZZING", False)
+    store.record_attempt(sid, att(question_id="next"))  # the store carries on
+    assert count(store, "attempts") == 3 and count(store, "review_cards") == 2
+
+
+def test_a_sqlite_error_in_the_card_update_keeps_the_attempt(store):
+    sid = store.start_session("practice", 1, {})
+    store.conn.execute("DROP TABLE review_cards")
+    with pytest.raises(rv.ReviewError, match="no such table: review_cards"):
+        store.record_attempt(sid, att())
+    assert count(store, "attempts") == 1
+
+
+def test_bulk_insert_keeps_every_answer_when_cards_fail(store, monkeypatch):
+    real = rv.rating_for
+    monkeypatch.setattr(rv, "rating_for",
+                        lambda a: (_ for _ in ()).throw(RuntimeError("boom")) if a.question_id != "ok"
+                        else real(a))
+    sid = store.start_session("practice", 1, {})
+    with pytest.raises(rv.ReviewError, match=r"q:a could not be updated: RuntimeError: boom \(and 1 more\)"):
+        store.record_attempts(sid, [att(question_id="a"), att(question_id="ok"), att(question_id="b")])
+    assert count(store, "attempts") == 3
+    assert rv.due_items(store, T0 + timedelta(days=1)) == ["q:ok"]
+
+
+def test_practice_with_a_damaged_card_goes_on(store):
+    qid = "norm-idcg-at-2"
+    record(store, att(question_id=qid, topic="normalization", answered_at=T0 - timedelta(days=1)))
+    set_card(store, f"q:{qid}", "{not json")
+    result = CliRunner().invoke(cli, ["review"], input=":skip\n")
+    assert result.exit_code == 0, result.output
+    assert "Error" not in result.output and "Session over." in result.output
+    assert count(store, "attempts") == 2
+    assert rv.load_card(store, f"q:{qid}") is not None
+
+
+def test_practice_with_a_failing_card_update_saves_the_answer(store, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("scheduler failed")
 
     monkeypatch.setattr(rv, "rating_for", broken)
-    sid = store.start_session("practice", 1, {})
-    with pytest.raises(RuntimeError):
-        store.record_attempt(sid, att())
-    assert store.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
+    result = CliRunner().invoke(cli, ["practice", "--count", "2", "--seed", "1",
+                                      "--topic", "normalization"], input=":skip\n:skip\n")
+    assert "Traceback" not in result.output and "JSONDecodeError" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "the answer was saved" in errors[0], result.output
+    assert "Session over." in result.output  # not aborted at the first answer
+    assert count(store, "attempts") == 2
 
 
 # --- the command ------------------------------------------------------------------------
@@ -188,21 +299,128 @@ def test_review_hook_exit_code_is_passed_on(store, monkeypatch):
     assert CliRunner().invoke(cli, ["review"]).exit_code == 3
 
 
-def test_review_list_shows_due_keys_without_asking(store, monkeypatch):
+def test_human_when_in_the_past():
+    assert human_when(T0 - timedelta(hours=3), T0) == "3 hours ago (2026-12-02 06:00 UTC)"
+    assert human_when(T0 - timedelta(days=1), T0) == "1 day ago (2026-12-01 09:00 UTC)"
+    assert human_when(T0 - timedelta(seconds=30), T0).startswith("now (")
+
+
+# --- stale keys: items whose question left the packs -------------------------------------
+
+FIXED = "norm-idcg-at-2"  # a built-in numeric question
+SKILL = "skill:edge-case:conventions"  # built-in generated templates
+
+
+def due_now(store: Store, keys_and_ages: list[tuple[str, timedelta]]) -> None:
+    """Cards due ``age`` ago, written directly (item keys need not be in any pack)."""
+    now = datetime.now(timezone.utc)
+    for key, age in keys_and_ages:
+        due = now - age
+        card = rv.Card(card_id=rv.card_id(key), due=due)
+        store.conn.execute("INSERT INTO review_cards(item_key, card, due, reviews, updated_at) "
+                           "VALUES (?, ?, ?, 1, ?)",
+                           (key, json.dumps(card.to_dict()), rv.utc_text(due), rv.utc_text(due)))
+
+
+def test_resolve_skips_keys_no_pack_answers():
+    from drills.packs import discover
+
+    found = resolve([f"q:{FIXED}", SKILL, "q:gone", "skill:edge-case:nowhere", "skill:nope:conventions",
+                     "odd-key"], discover().questions)
+    assert list(found) == [f"q:{FIXED}", SKILL]
+    assert [q.id for q in found[f"q:{FIXED}"]] == [FIXED]
+    assert found[SKILL] and all(q.generator == "edge-case" and q.topic == "conventions"
+                                for q in found[SKILL])
+
+
+def test_stale_keys_do_not_crowd_out_a_due_item(store):
+    due_now(store, [(f"q:gone-{i}", timedelta(days=10, minutes=i)) for i in range(10)])
+    due_now(store, [(f"q:{FIXED}", timedelta(hours=1))])       # the least overdue of 11
+    result = CliRunner().invoke(cli, ["review"], input=":skip\n")
+    assert result.exit_code == 0, result.output
+    assert "Nothing to review" not in result.output
+    assert "Question 1/1" in result.output and "Session over." in result.output
+    assert "Skipping 10 due items no longer in any pack" in result.stderr
+    asked = store.conn.execute("SELECT question_id FROM attempts").fetchall()
+    assert asked == [(FIXED,)]
+    (options,) = store.conn.execute("SELECT options FROM sessions").fetchone()
+    assert json.loads(options) == {"review": [f"q:{FIXED}"]}
+    assert count(store, "review_cards") == 11  # stale cards are kept, not forgotten
+
+
+def test_count_applies_after_skipping_stale_keys(store, monkeypatch):
     import drills.cli.practice as practice
 
-    record(store, *(att(question_id=f"q{i}", verdict="wrong") for i in range(4)))
-    monkeypatch.setattr(practice, "run_review", lambda *a: pytest.fail("asked"), raising=False)
-    result = CliRunner().invoke(cli, ["review", "--list", "--count", "2"])
-    assert result.exit_code == 0
-    assert result.output.splitlines() == ["4 items due for review (showing 2):", "  q:q0", "  q:q1"]
+    due_now(store, [("q:gone", timedelta(days=2)), (f"q:{FIXED}", timedelta(days=1)),
+                    (SKILL, timedelta(hours=2)), ("q:norm-query-b-ndcg", timedelta(hours=1))])
+    served = []
+    monkeypatch.setattr(practice, "run_quiz", lambda items, **kw: served.append(
+        (items, kw["options"])) or 0)
+    result = CliRunner().invoke(cli, ["review", "--count", "2"])
+    assert result.exit_code == 0, result.output
+    ((items, options),) = served
+    assert options == {"review": [f"q:{FIXED}", SKILL]}
+    assert items[0].id == FIXED and items[1].topic == "conventions" and len(items) == 2
 
 
-def test_review_lists_when_the_hook_is_missing(store, monkeypatch):
+def test_everything_due_is_stale(store):
+    due_now(store, [(f"q:gone-{i}", timedelta(hours=i + 1)) for i in range(3)])
+    result = CliRunner().invoke(cli, ["review"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "Nothing to review: all 3 due items are no longer in any pack (skipped, not deleted, "
+        "in case the pack comes back; `drills review --list` shows them)."]
+    assert count(store, "review_cards") == 3 and count(store, "sessions") == 0
+
+
+def test_one_stale_item_due(store):
+    due_now(store, [("skill:retired:conventions", timedelta(hours=1))])
+    result = CliRunner().invoke(cli, ["review"])
+    assert result.stdout.startswith("Nothing to review: the 1 due item is no longer in any pack")
+
+
+def test_dead_code_is_gone():
     import drills.cli.review as cmd
 
-    record(store, att(verdict="wrong"))
-    monkeypatch.setattr(cmd, "_hook", lambda: None)
-    result = CliRunner().invoke(cli, ["review"])
-    assert result.exit_code == 0
-    assert "q:q1" in result.output
+    assert not hasattr(cmd, "_hook") and not hasattr(rv, "forget")
+
+
+# --- drills review --list -------------------------------------------------------------------
+
+def test_review_list_is_readable(store, monkeypatch):
+    import drills.cli.practice as practice
+
+    due_now(store, [("q:gone", timedelta(days=3)), (f"q:{FIXED}", timedelta(days=2, minutes=1)),
+                    (SKILL, timedelta(hours=3)), ("q:norm-why-normalize", timedelta(minutes=5))])
+    monkeypatch.setattr(practice, "run_review", lambda *a: pytest.fail("asked"))
+    result = CliRunner().invoke(cli, ["review", "--list"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "4 items due for review (1 no longer in any pack):"
+    assert len(lines) == 5
+    assert re.fullmatch(r"  q:norm-idcg-at-2: A query's judged documents have grades \[3, 2, 1, 0\];"
+                        r".*\.\.\. - due 2 days ago \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", lines[1]), lines[1]
+    assert len(lines[1].split(": ", 1)[1].split(" - due ")[0]) <= PROMPT_WIDTH
+    assert re.fullmatch(r"  skill:edge-case:conventions: a fresh edge-case question on conventions"
+                        r" - due 3 hours ago \(.* UTC\)", lines[2]), lines[2]
+    assert lines[3].startswith("  q:norm-why-normalize: Why do we divide DCG by IDCG?")
+    assert " - due 5 minutes ago (" in lines[3]
+    # the most overdue, but stale: listed last, as review skips it
+    assert re.fullmatch(r"  q:gone: no longer in any pack \(skipped when reviewing\)"
+                        r" - due 3 days ago \(.* UTC\)", lines[4]), lines[4]
+
+
+def test_review_list_count_shows_what_review_would_ask(store):
+    due_now(store, [("q:gone", timedelta(days=3)), (f"q:{FIXED}", timedelta(days=2)),
+                    (SKILL, timedelta(hours=3))])
+    lines = CliRunner().invoke(cli, ["review", "--list", "--count", "2"]).stdout.splitlines()
+    assert lines[0] == "3 items due for review (showing 2; 1 no longer in any pack):"
+    assert [line.split(": ")[0] for line in lines[1:]] == [f"  q:{FIXED}", f"  {SKILL}"]
+
+
+def test_review_list_single_item_no_notes(store):
+    due_now(store, [("q:norm-why-normalize", timedelta(minutes=20))])
+    lines = CliRunner().invoke(cli, ["review", "--list"]).stdout.splitlines()
+    assert lines[0] == "1 item due for review:"
+    assert lines[1].startswith("  q:norm-why-normalize: Why do we divide DCG by IDCG?")
+    assert " - due 20 minutes ago (" in lines[1]

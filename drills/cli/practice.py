@@ -96,7 +96,7 @@ class Recorder:
 
     def __init__(self, store: Any, session_id: int, transcript: IO[str] | None) -> None:
         self.store, self.session_id, self.transcript = store, session_id, transcript
-        self.failed = False  # the store refused a write
+        self.failed = False  # the store refused a write (reported once; the run exits 1)
         self.lost_transcript = False
 
     def close(self) -> None:
@@ -137,6 +137,7 @@ class Recorder:
                 self.transcript = None
                 self.lost_transcript = True
         from drills.store import Attempt, StoreError
+        from drills.store.review import ReviewError
 
         attempt = Attempt(q.id, q.topic, q.kind, record.verdict, record.given or None,
                           record.expected or None, record.expected_value,
@@ -144,9 +145,14 @@ class Recorder:
                           generator=q.generator, params=params, self_grade=record.self_grade)
         try:
             self.store.record_attempt(self.session_id, attempt)
+        except ReviewError as exc:  # the answer is in; only its schedule is not
+            if not self.failed:
+                click.echo(f"Error: {exc}", err=True)
+            self.failed = True
         except StoreError as exc:
             if not self.failed:
-                click.echo(f"Error: {exc} (answers from now on are not saved)", err=True)
+                click.echo(f"Error: {exc} (this answer is not saved; the next ones will be tried)",
+                           err=True)
             self.failed = True
 
 
@@ -284,27 +290,37 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
 
 
 def run_review(keys: list[str], count: int) -> int:
-    """Serve due review items: ``q:<id>`` as is, ``skill:<generator>:<topic>`` as a fresh variant."""
+    """Serve up to ``count`` due items: ``q:<id>`` as is, ``skill:<generator>:<topic>`` as a fresh variant.
+
+    Keys no loaded pack answers are skipped before counting, so stale keys never crowd out
+    a due item. They are not forgotten: a pack that is only missing for now (a user pack
+    with a syntax error, an unmounted folder) keeps its schedule when it comes back.
+    """
+    from drills.cli.review import resolve
+
     store = open_store()
     questions = load_questions(())
     seed = _seed(None)
-    by_id = {}
-    for q in questions:
-        by_id.setdefault(q.id, q)
+    found = resolve(keys, questions)
+    stale = sum(1 for key in keys if key not in found)
+    chosen = [key for key in keys if key in found][: max(0, count)]
     items: list[Question] = []
-    for key in keys[: max(0, count)]:
-        kind, _, rest = key.partition(":")
-        if kind == "q" and rest in by_id:
-            items += _plan([by_id[rest]], seed, 1, (), None)
-        elif kind == "skill":
-            generator, _, topic = rest.partition(":")
-            templates = [q for q in questions if q.kind == "generated" and q.generator == generator
-                         and q.topic == topic]
-            if templates:
-                items += _plan(templates, seed + len(items), 1, (), None)
+    for key in chosen:
+        if key.startswith("skill:"):
+            items += _plan(found[key], seed + len(items), 1, (), None)
+        else:
+            items += _plan(found[key], seed, 1, (), None)
     if not items:
-        click.echo("Nothing to review: the due items are no longer in any pack.")
         store.close()
+        if stale:
+            what = "the 1 due item is" if stale == 1 else f"all {stale} due items are"
+            click.echo(f"Nothing to review: {what} no longer in any pack (skipped, not deleted, "
+                       "in case the pack comes back; `drills review --list` shows them).")
+        else:
+            click.echo("Nothing is due.")
         return int(Exit.OK)
-    return run_quiz(items, mode="practice", seed=seed, store=store, options={"review": keys[:count]},
+    if stale:
+        click.echo(f"Skipping {stale} due item{'' if stale == 1 else 's'} no longer in any pack "
+                   "(`drills review --list` shows them).", err=True)
+    return run_quiz(items, mode="practice", seed=seed, store=store, options={"review": chosen},
                     store_mode="review")

@@ -36,8 +36,8 @@ class Attempt:
     """One graded answer.
 
     ``verdict`` is one of VERDICTS. A self-graded concept question stores its grade in
-    ``self_grade`` (again|hard|good|easy) with verdict "correct" for good/easy and
-    "wrong" for again/hard, so accuracy stats need no special case.
+    ``self_grade`` (again|hard|good|easy) with verdict "correct" for hard/good/easy and
+    "wrong" for again, so accuracy stats need no special case.
     ``answered_at`` is UTC (a naive datetime is taken as UTC); None means now.
     """
 
@@ -163,26 +163,62 @@ class Store:
             return int(cur.lastrowid or 0)
 
     def record_attempt(self, session_id: int, attempt: Attempt) -> None:
-        """Save one answer and reschedule its review card; committed before returning."""
-        from drills.store.review import update_review
+        """Save one answer and reschedule its review card; committed before returning.
 
+        The answer matters more than its schedule: if the card update fails, the answer
+        is still committed and ReviewError (a StoreError) is raised afterwards.
+        """
         with self._writing() as conn:
             conn.execute(_INSERT, _row(session_id, attempt))
-            update_review(self, attempt)
+            failure = self._review(attempt)
+        if failure is not None:
+            raise failure
 
     def record_attempts(self, session_id: int, attempts: Iterable[Attempt],
                         *, review: bool = True) -> int:
-        """Bulk insert (imports, benchmarks) in one transaction; returns how many."""
-        from drills.store.review import update_review
+        """Bulk insert (imports, benchmarks) in one transaction; returns how many.
 
+        As in ``record_attempt``, failed card updates do not cost answers: all of them
+        are committed, then ReviewError says how many cards were not updated.
+        """
         n = 0
+        failures: list[StoreError] = []
         with self._writing() as conn:
             for attempt in attempts:
                 conn.execute(_INSERT, _row(session_id, attempt))
-                if review:
-                    update_review(self, attempt)
+                if review and (failure := self._review(attempt)) is not None:
+                    failures.append(failure)
                 n += 1
+        if failures:
+            from drills.store.review import ReviewError
+
+            more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+            raise ReviewError(f"{failures[0]}{more}")
         return n
+
+    def _review(self, attempt: Attempt) -> StoreError | None:
+        """Update the attempt's card inside a savepoint of the open transaction.
+
+        A failure rolls back only the card update and is returned (as ReviewError) for the
+        caller to raise once the answer is committed. If SQLite itself abandoned the
+        transaction (a full disk, say), nothing can be kept: the error propagates.
+        """
+        from drills.store.review import ReviewError, item_key, update_review
+
+        conn = self.conn
+        conn.execute("SAVEPOINT review_card")
+        try:
+            update_review(self, attempt)
+        except Exception as exc:  # noqa: BLE001 - the answer is kept whatever went wrong
+            if not conn.in_transaction:
+                raise
+            conn.execute("ROLLBACK TO review_card")
+            conn.execute("RELEASE review_card")
+            return ReviewError(f"the answer was saved, but the review schedule of "
+                               f"{item_key(attempt)} could not be updated: "
+                               f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+        conn.execute("RELEASE review_card")
+        return None
 
     def end_session(self, session_id: int, score: int, total: int,
                     report: Mapping[str, Any]) -> None:

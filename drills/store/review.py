@@ -3,6 +3,11 @@
 Item keys: a fixed question is ``q:<question id>``; a generated question is
 ``skill:<generator>:<topic>``, so a due skill is served as a fresh variant rather than
 the same numbers again.
+
+A card is only a schedule; the attempt is the record. A stored card that cannot be read
+or used (damaged JSON, fields fsrs rejects) is rebuilt as a new card rather than costing
+the answer, and any other failure of the update is a ``ReviewError`` raised by the Store
+after the attempt itself is committed (see ``Store.record_attempt``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from fsrs import Card, Rating, Scheduler
 
-from drills.store.db import parse_utc, utc_text, write
+from drills.store.db import StoreError, parse_utc, utc_text, write
 
 if TYPE_CHECKING:
     from drills.store.history import Attempt, Store
@@ -62,9 +67,27 @@ def card_id(key: str) -> int:
     return zlib.crc32(key.encode("utf-8")) + 1
 
 
+# What reading or reviewing a damaged stored card raises: missing keys, wrong types,
+# unparsable dates, naive/aware datetimes mixed, overflow from absurd stability values,
+# and fsrs's own asserts on a state its fields contradict.
+_DAMAGED = (ValueError, TypeError, KeyError, AttributeError, ArithmeticError, AssertionError)
+
+
+class ReviewError(StoreError):
+    """The answer was saved, but its review card could not be updated."""
+
+
+def _parse_card(text: str) -> Card | None:
+    try:
+        return Card.from_dict(json.loads(text))
+    except _DAMAGED:
+        return None
+
+
 def load_card(store: Store, key: str) -> Card | None:
+    """The stored card for ``key``; None when there is none or it cannot be read."""
     row = store.conn.execute("SELECT card FROM review_cards WHERE item_key = ?", (key,)).fetchone()
-    return None if row is None else Card.from_dict(json.loads(row[0]))
+    return None if row is None else _parse_card(row[0])
 
 
 def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None) -> Card:
@@ -72,15 +95,25 @@ def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None
 
     Joins the caller's transaction when there is one, so an attempt and its card
     update commit together. The review time is the attempt's ``answered_at``.
+    A stored card that is damaged (unreadable, or fsrs cannot review it) is replaced
+    by a new one, as if the item were seen for the first time.
     """
     when = now or attempt.answered_at or datetime.now(timezone.utc)
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     when = when.astimezone(timezone.utc)
     key = item_key(attempt)
+    rating = rating_for(attempt)
     with write(store.conn):
-        card = load_card(store, key) or Card(card_id=card_id(key), due=when)
-        card, _log = scheduler().review_card(card, rating_for(attempt), when)
+        card = None
+        stored = load_card(store, key)
+        if stored is not None:
+            try:
+                card, _log = scheduler().review_card(stored, rating, when)
+            except _DAMAGED:
+                card = None  # parsed, but not a card fsrs can use: start it again
+        if card is None:
+            card, _log = scheduler().review_card(Card(card_id=card_id(key), due=when), rating, when)
         if attempt.misconceptions and attempt.self_grade is None:
             card.due = min(card.due, when + MISCONCEPTION_DELAY)
         store.conn.execute(
@@ -102,6 +135,14 @@ def due_items(store: Store, now: datetime | None = None, limit: int | None = Non
     return [row[0] for row in store.conn.execute(sql, args)]
 
 
+def due_cards(store: Store, now: datetime | None = None) -> list[tuple[str, datetime]]:
+    """``(key, due)`` of the cards due at ``now`` (default: now), most overdue first."""
+    rows = store.conn.execute(
+        "SELECT item_key, due FROM review_cards WHERE due <= ? ORDER BY due, item_key",
+        (utc_text(now),))
+    return [(key, parse_utc(due)) for key, due in rows]
+
+
 def due_count(store: Store, now: datetime | None = None) -> int:
     row = store.conn.execute("SELECT count(*) FROM review_cards WHERE due <= ?",
                              (utc_text(now),)).fetchone()
@@ -117,9 +158,3 @@ def next_due(store: Store, after: datetime | None = None) -> datetime | None:
                                  (utc_text(after),)).fetchone()
     return None if row is None or row[0] is None else parse_utc(row[0])
 
-
-def forget(store: Store, key: str) -> bool:
-    """Drop a card (its question left the packs); True if there was one."""
-    with write(store.conn):
-        cur = store.conn.execute("DELETE FROM review_cards WHERE item_key = ?", (key,))
-    return cur.rowcount > 0
