@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from drills.core.plan import GenerationError, instantiate, item_json, item_rng, plan, select
+from drills.core.plan import (
+    GenerationError,
+    instantiate,
+    item_json,
+    item_rng,
+    mock_plan,
+    plan,
+    select,
+    weighted_plan,
+)
 from drills.core.questions import Option, Problem, Question
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,3 +175,23 @@ def test_fixed_choice_options_are_shuffled_by_seed_but_true_false_keeps_order():
         (kept,) = plan([tf], seed=seed, count=1)
         assert [o.text for o in kept.options] == ["True", "False"]
     assert positions == {0, 1, 2, 3}
+
+
+def test_mock_plan_mixes_computation_why_and_conventions():
+    items = mock_plan(BANK, seed=5, count=8)
+    assert len(items) == 8 and mock_plan(BANK, seed=5, count=8) == items
+    kinds = Counter("why" if q.kind == "concept" else "conv" if q.topic == "conventions" else "hand"
+                    for q in items)
+    # 8 = 4 hand computation + 2 why + 2 conventions; the one concept question is asked once,
+    # so its missing share is topped up from the whole bank
+    assert kinds["hand"] >= 4 and kinds["why"] == 1 and kinds["conv"] >= 2
+    assert {q.id for q in items if q.kind != "generated" and q.generator is None} <= {q.id for q in BANK}
+
+
+def test_weighted_plan_follows_the_weights():
+    heavy = weighted_plan(BANK, seed=9, count=40, weights={"lambdarank": 9.0, "normalization": 1.0})
+    topics = Counter(q.topic for q in heavy)
+    assert set(topics) <= {"lambdarank", "normalization"}
+    assert topics["lambdarank"] > 2 * topics["normalization"]
+    assert heavy == weighted_plan(BANK, seed=9, count=40, weights={"normalization": 1.0, "lambdarank": 9.0})
+    assert weighted_plan(BANK, seed=9, count=5, weights={}) == []

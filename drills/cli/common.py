@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 if TYPE_CHECKING:
+    from drills.core.questions import Tolerance
     from drills.store import Store
 
 
@@ -54,6 +55,18 @@ def check_seconds(name: str, value: float | None, most: float) -> None:
     """A positive, finite duration no longer than ``most`` (inf and nan are refused)."""
     if value is not None and not 0 < value <= most:
         fail(f"{name} must be a positive number no larger than {most:g}, got {value:g}")
+
+
+def tolerance_option(text: str | None) -> Tolerance | None:
+    """``--tolerance TOL`` read, or a one-line usage error saying what is accepted."""
+    if text is None:
+        return None
+    from drills.core.checking import ToleranceError, parse_tolerance
+
+    try:
+        return parse_tolerance(text)
+    except ToleranceError as exc:
+        fail(str(exc))
 
 
 def open_store() -> Store:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -27,6 +26,7 @@ from drills.cli.common import (
     check_seed,
     fail,
     open_store,
+    tolerance_option,
 )
 from drills.core.questions import Question
 
@@ -35,17 +35,6 @@ DEFAULT_COUNT = 10
 
 def _seed(seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-
-
-def _tolerance(text: str | None) -> Any:
-    if text is None:
-        return None
-    from drills.core.checking import ToleranceError, parse_tolerance
-
-    try:
-        return parse_tolerance(text)
-    except ToleranceError as exc:
-        fail(str(exc))
 
 
 def _plan(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
@@ -60,35 +49,24 @@ def _plan(questions: Sequence[Question], seed: int, count: int, topics: Sequence
 
 def _adaptive(store: Any, questions: Sequence[Question], seed: int, count: int,
               topics: Sequence[str], difficulty: str | None) -> list[Question]:
-    """Weight topics by recent misses (store stats), then plan each topic's share with plan()."""
+    """Weight topics by recent misses (from the history), then plan each topic's share."""
+    from drills.core.plan import GenerationError, weighted_plan
     from drills.store.stats import topic_weights
 
     available = sorted({q.topic for q in questions if not topics or q.topic in topics})
-    weights = topic_weights(store, available)
-    draws = random.Random(f"{seed}:adaptive").choices(available, [weights[t] for t in available], k=count)
-    pools = {t: iter(_plan(questions, seed, n, [t], difficulty)) for t, n in Counter(draws).items()}
-    return [q for q in (next(pools[t], None) for t in draws) if q is not None]
+    try:
+        return weighted_plan(questions, seed, count, topic_weights(store, available), difficulty)
+    except GenerationError as exc:
+        fail(str(exc), Exit.FAILED)
 
 
 def _mock_mix(questions: Sequence[Question], seed: int, count: int) -> list[Question]:
-    """An interview: about half hand computation, a quarter 'why' questions, a quarter conventions."""
-    groups = [
-        [q for q in questions if q.kind in ("numeric", "generated") and q.topic != "conventions"],
-        [q for q in questions if q.kind == "concept"],
-        [q for q in questions if q.topic == "conventions" and q.kind != "concept"],
-    ]
-    quarter = round(count / 4)
-    shares = [count - 2 * quarter, quarter, quarter]
-    items: list[Question] = []
-    for group, n in zip(groups, shares, strict=True):
-        if group and n:
-            items += _plan(group, seed, n, (), None)
-    if len(items) < count:  # a pack without one of the groups: fill from everything
-        seen = {q.id for q in items}
-        extra = [q for q in _plan(questions, seed + 1, count, (), None) if q.id not in seen]
-        items += extra[: count - len(items)]
-    random.Random(f"{seed}:mock").shuffle(items)
-    return items
+    from drills.core.plan import GenerationError, mock_plan
+
+    try:
+        return mock_plan(questions, seed, count)
+    except GenerationError as exc:
+        fail(str(exc), Exit.FAILED)
 
 
 class Recorder:
@@ -234,7 +212,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     check_count(count)
     check_seed(seed)
     check_difficulty(difficulty)
-    tol = _tolerance(tolerance)
+    tol = tolerance_option(tolerance)
     store = open_store()
     questions = load_questions(packs)
     check_topics(topics, questions)

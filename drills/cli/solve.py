@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from drills.cli.common import Exit, fail, parse_grades
+from drills.cli.common import Exit, fail, parse_grades, tolerance_option
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -42,7 +42,7 @@ def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: 
 
     grades = parse_grades(relevance)
     pool = parse_grades(judged, "judged") if judged is not None else None
-    override = _tolerance(tolerance)
+    override = tolerance_option(tolerance)
     problem = Problem(grades, pool, k, gain)
     try:
         sol = solve_problem(problem)
@@ -81,17 +81,6 @@ def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: 
         click.echo(worked_solution(sol))
     if outcome is not None:
         sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
-
-
-def _tolerance(text: str | None):  # noqa: ANN202 - Tolerance | None, imported lazily
-    if text is None:
-        return None
-    from drills.core.checking import ToleranceError, parse_tolerance
-
-    try:
-        return parse_tolerance(text)
-    except ToleranceError as exc:
-        fail(str(exc))
 
 
 def _check(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202

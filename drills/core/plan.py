@@ -107,6 +107,44 @@ def plan(
     return items
 
 
+def weighted_plan(questions: Sequence[Question], seed: int, count: int,
+                  weights: dict[str, float], difficulty: str | None = None) -> list[Question]:
+    """``count`` items whose topics are drawn by ``weights`` (topic -> weight > 0), each
+    topic's share then planned with ``plan`` (``drills practice --adaptive``)."""
+    topics = sorted(weights)
+    if not topics:
+        return []
+    draws = random.Random(f"{seed}:adaptive").choices(topics, [weights[t] for t in topics], k=count)
+    shares: dict[str, int] = {}
+    for t in draws:
+        shares[t] = shares.get(t, 0) + 1
+    pools = {t: iter(plan(questions, seed=seed, count=n, topics=(t,), difficulty=difficulty))
+             for t, n in shares.items()}
+    return [q for q in (next(pools[t], None) for t in draws) if q is not None]
+
+
+def mock_plan(questions: Sequence[Question], seed: int, count: int) -> list[Question]:
+    """An interview mix: about half hand computation, a quarter 'why' questions (concept),
+    a quarter conventions; topped up from everything when a pack lacks a group."""
+    groups = [
+        [q for q in questions if q.kind in ("numeric", "generated") and q.topic != "conventions"],
+        [q for q in questions if q.kind == "concept"],
+        [q for q in questions if q.topic == "conventions" and q.kind != "concept"],
+    ]
+    quarter = round(count / 4)
+    shares = [count - 2 * quarter, quarter, quarter]
+    items: list[Question] = []
+    for group, n in zip(groups, shares, strict=True):
+        if group and n:
+            items += plan(group, seed=seed, count=n)
+    if len(items) < count:
+        seen = {q.id for q in items}
+        extra = [q for q in plan(questions, seed=seed + 1, count=count) if q.id not in seen]
+        items += extra[: count - len(items)]
+    random.Random(f"{seed}:mock").shuffle(items)
+    return items
+
+
 def _problem_json(q: Question) -> dict[str, Any]:
     assert q.problem is not None
     p = q.problem
