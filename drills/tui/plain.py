@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 from drills.session import Session, Summary
-from drills.tui import PLAIN_END, OnRecord, Output, settle, warm_up
+from drills.tui import PLAIN_END, OnRecord, Output
 from drills.tui.render import Style, use_color
 
 
@@ -23,7 +23,8 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
     out = out or Output(style, on_record, echo)
     if not session.started:
         out.emit(session.start())
-    warm_up()
+    # No background warm-up here: piped answers arrive at once, so importing sympy in a
+    # thread would only compete with grading them (and hold the exit until it finished).
     source = lines if lines is not None else sys.stdin
     echo_input = lines is None and not _isatty(sys.stdin)  # piped answers: show them in the log
     try:
@@ -39,7 +40,6 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
     except KeyboardInterrupt:
         if not session.finished:
             out.emit(session.quit())
-    settle()
     assert out.summary is not None
     return out.summary
 
