@@ -21,7 +21,7 @@ from drills.core.generators.common import (
     shuffled,
 )
 from drills.core.generators.registry import Param, register
-from drills.core.metrics import metric_value
+from drills.core.metrics import gain, metric_value
 from drills.core.questions import Option, Problem, Question
 
 SINGLE_RELEVANT = "single-relevant"
@@ -60,7 +60,8 @@ def single_relevant(template: Question, params: Mapping[str, Any], rng: random.R
     ])
     ndcg = metric_value(problem, "ndcg")
     note = (f"With one relevant document IDCG = 1, so NDCG = 1/log2({r} + 1) = {ndcg.value:.4f}, "
-            f"while RR = 1/{r} = {1 / r:.4f}: NDCG's log discount forgives a low rank far more "
+            f"while RR = 1/{r} = {metric_value(problem, 'rr').value:.4f}: NDCG's log discount "
+            "forgives a low rank far more "
             "than RR does.")
     return concrete(
         template, SINGLE_RELEVANT, {**p, **problem_params(problem, metric)}, kind="numeric",
@@ -141,18 +142,21 @@ def gain_ratio(template: Question, params: Mapping[str, Any], rng: random.Random
     p = resolved(GAIN_RATIO, params)
     high = rng.randint(2, p["max_rel"])
     low = high - 1 if p["consecutive"] else rng.randint(1, high - 1)
-    ratio = Fraction(2**high - 1, 2**low - 1)
+    def ratio(convention: str) -> Fraction:  # the engine's own gains
+        return gain(high, convention) / gain(low, convention)
+
     prompt = "\n".join([
         f"Under exponential gain 2^rel - 1, how many times larger is the gain of a grade-{high} "
         f"document than the gain of a grade-{low} document?",
     ])
-    note = (f"Gains: 2^{high} - 1 = {2**high - 1} and 2^{low} - 1 = {2**low - 1}; ratio "
-            f"{_frac(ratio)} = {float(ratio):.4f}. Under 2^rel (no - 1) the ratio would be "
-            f"2^{high - low} = {2 ** (high - low)}, under linear gain {_frac(Fraction(high, low))}. "
-            "Neighbouring grades: 3, 7/3, 15/7, 31/15 ... tending to 2.")
+    exp_ratio = ratio("exponential")
+    note = (f"Gains: 2^{high} - 1 = {gain(high, 'exponential')} and 2^{low} - 1 = "
+            f"{gain(low, 'exponential')}; ratio {_frac(exp_ratio)} = {float(exp_ratio):.4f}. Under "
+            f"2^rel (no - 1) the ratio would be 2^{high - low} = {_frac(ratio('pow2'))}, under linear "
+            f"gain {_frac(ratio('linear'))}. Neighbouring grades: 3, 7/3, 15/7, 31/15 ... tending to 2.")
     return concrete(
         template, GAIN_RATIO, {**p, "high": high, "low": low}, kind="numeric", prompt=prompt,
-        answer=_frac(ratio), explanation=note,
+        answer=_frac(exp_ratio), explanation=note,
         hints=("Write both gains out: 2^rel - 1 for each grade.",),
     )
 
