@@ -150,8 +150,9 @@ def gain_ratio(template: Question, params: Mapping[str, Any], rng: random.Random
         f"document than the gain of a grade-{low} document?",
     ])
     exp_ratio = ratio("exponential")
+    shown = _frac(exp_ratio) if exp_ratio.denominator == 1 else f"{_frac(exp_ratio)} = {float(exp_ratio):.4f}"
     note = (f"Gains: 2^{high} - 1 = {gain(high, 'exponential')} and 2^{low} - 1 = "
-            f"{gain(low, 'exponential')}; ratio {_frac(exp_ratio)} = {float(exp_ratio):.4f}. Under "
+            f"{gain(low, 'exponential')}; ratio {shown}. Under "
             f"2^rel (no - 1) the ratio would be 2^{high - low} = {_frac(ratio('pow2'))}, under linear "
             f"gain {_frac(ratio('linear'))}. Neighbouring grades: 3, 7/3, 15/7, 31/15 ... tending to 2.")
     return concrete(
