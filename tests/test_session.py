@@ -380,3 +380,11 @@ def test_a_timeout_keeps_what_was_typed():
     clock.now += 31
     (second, *_) = s.timeout("b")  # the front end's timer, with the half-typed text
     assert second.record.given == "b"
+
+
+def test_steps_after_a_correct_choice_names_the_answer():
+    s = Session([CHOICE, NDCG])
+    s.start()
+    s.submit("b")
+    steps = of(s.submit(":steps"), StepsShown)[0]
+    assert steps.text.splitlines()[0] == "correct: b) 2^rel - 1"
