@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.cli.packs_lint import lint_questions
+from drills.core.lint import lint_questions
 from drills.core.generators import REGISTRY
 from drills.core.generators.registry import Generator
 from drills.core.questions import Option, Problem, Question
@@ -125,7 +125,7 @@ def test_generator_exception_is_an_error(monkeypatch):
 
 
 def test_out_of_range_and_self_grading(monkeypatch):
-    import drills.cli.packs_lint as packs_lint
+    import drills.core.lint as packs_lint
 
     class Broken:
         text = "2"
