@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.core.lint import lint_questions
 from drills.core.generators import REGISTRY
 from drills.core.generators.registry import Generator
+from drills.core.lint import lint_questions
 from drills.core.questions import Option, Problem, Question
 from tests.test_generate_cli import PACK
 
