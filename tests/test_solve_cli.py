@@ -168,3 +168,10 @@ def test_a_number_is_not_written_twice():
     assert "equals" not in same.splitlines()[0]
     other = run("2,1,3,0", "--answer", "(13 + 2/log2(3)) / (15 + 6/log2(3))").output
     assert "equals (13/2 + 1/log2(3)) / (15/2 + 3/log2(3))" in other.splitlines()[0]
+
+
+def test_grades_as_separate_arguments_and_unknown_options():
+    spaced = json.loads(run("2", "1", "3", "0", "--json").output)
+    assert spaced["ndcg"]["value"] == pytest.approx(0.759191924319732, abs=1e-12)
+    res = run("--kk", "3", "2,1")
+    assert res.exit_code == 2 and res.stderr == "Error: no such option: --kk (see drills solve --help)\n"

@@ -11,7 +11,7 @@ from drills.cli.common import Exit, fail, parse_grades, tolerance_option
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("relevance", metavar="RELEVANCE")
+@click.argument("relevance", metavar="RELEVANCE", nargs=-1, required=True)
 @click.option("--k", "k", type=int, default=None, help="Cut-off k (default: the list length).")
 @click.option("--judged", default=None, metavar="GRADES",
               help="The query's full judged pool, e.g. 3,2,1,0 (default: the ranked list itself).")
@@ -25,9 +25,9 @@ from drills.cli.common import Exit, fail, parse_grades, tolerance_option
               help="Accepted error for --answer: 0.01 (absolute), 1% (relative) or both "
                    "0.01,1%. Default: 0.005 or 0.5%, whichever is larger.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: str | None,
+def solve(relevance: tuple[str, ...], k: int | None, judged: str | None, gain: str, answer: str | None,
           metric: str, tolerance: str | None, as_json: bool) -> None:
-    """Solve NDCG@k for RELEVANCE, the grades in ranked order (e.g. 2,1,3,0), step by step.
+    """Solve NDCG@k for RELEVANCE, the grades in ranked order (2,1,3,0 or 2 1 3 0), step by step.
 
     \b
     Examples:
@@ -40,7 +40,10 @@ def solve(relevance: str, k: int | None, judged: str | None, gain: str, answer: 
     from drills.core.metrics import solve as solve_problem
     from drills.core.questions import Problem
 
-    grades = parse_grades(relevance)
+    unknown = [arg for arg in relevance if arg.startswith("--")]
+    if unknown:  # unknown options reach RELEVANCE (so that -1 gets the "negative" message)
+        fail(f"no such option: {unknown[0]} (see drills solve --help)")
+    grades = parse_grades(" ".join(relevance))
     pool = parse_grades(judged, "judged") if judged is not None else None
     override = tolerance_option(tolerance)
     problem = Problem(grades, pool, k, gain)

@@ -82,7 +82,7 @@ class Interactive:
         s = self.session
         parts = [f"Q {min(s.index + 1, len(s.items))}/{len(s.items)}"]
         if s.deferred:  # feedback at the end: the toolbar must not give verdicts away
-            parts.append(f"answered {len(s.records)}")
+            parts.append(f"done {len(s.records)}")  # answered, skipped or timed out
         else:
             parts += [f"score {s.score}/{len(s.records)}", f"streak {s.streak}"]
         parts.append(clock_text(s.elapsed()))

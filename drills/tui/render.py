@@ -266,7 +266,8 @@ def report(s: Summary, style: Style) -> str:
             lines += ["", style.paint(f"Q{r.index + 1} ({r.question.topic}): {r.verdict}", "bold"),
                       style.reflow(r.question.prompt, "  ")]
             if r.given:
-                lines.append(f"  you answered: {r.given.splitlines()[0][:60]}")
+                first = r.given.splitlines()[0]
+                lines.append(f"  you answered: {first if len(first) <= 60 else first[:57] + '...'}")
             lines.append(explanation(r, style))
     return "\n".join(lines)
 
