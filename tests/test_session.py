@@ -388,3 +388,15 @@ def test_steps_after_a_correct_choice_names_the_answer():
     s.submit("b")
     steps = of(s.submit(":steps"), StepsShown)[0]
     assert steps.text.splitlines()[0] == "correct: b) 2^rel - 1"
+
+
+@pytest.mark.parametrize("point, answer, hit", [
+    ("0 <= NDCG <= 1; above 1 means a broken ideal", "It must be between 0 and 1", True),  # a clause
+    ("gain, ideal pool, truncation and ties must match",
+     "gain linear vs exponential, IDCG from the judged pool, the cutoff k, ties", True),  # synonyms
+    ("labels are graded 0-3", "the grades go from 0 to 3", True),
+    ("the truncation k changes the ideal", "truncated lists", False),  # one word of four
+    ("threshold choice changes which errors count", "MRR is fine", False),
+])
+def test_key_points_match_words_clauses_and_the_fields_synonyms(point, answer, hit):
+    assert covered(point, answer) is hit
