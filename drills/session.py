@@ -192,7 +192,8 @@ class Session:
             return [Notice("explanations come in the report at the end of the mock")]
         events: list[Event] = [StepsShown(self.records[-1].explanation, self.records[-1])]
         if not self.finished and self._pending is None:  # the question still waiting, again
-            events.append(QuestionShown(self.index, len(self.items), self.items[self.index], self._limit))
+            events.append(QuestionShown(self.index, len(self.items), self.items[self.index],
+                                        self.remaining()))
         return events
 
     @command("skip", "skip this question (recorded as skipped; shows the answer)")
@@ -257,7 +258,8 @@ class Session:
         assert pending is not None
         q = pending.question
         return self._record("skipped", self._given, expected=(q.model_answer or "").strip(),
-                            seconds=self._answer_seconds, explanation="")
+                            seconds=self._answer_seconds,
+                            explanation=_concept_text(q, pending.key_points))
 
     def _record(self, verdict: str, given: str, *, seconds: float | None = None, **fields: Any) -> Record:
         q = self.items[self.index]

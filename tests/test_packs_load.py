@@ -522,3 +522,23 @@ def test_a_pack_answer_without_an_exact_decimal_is_refused(tmp_path):
     (error,) = load_pack(path).errors
     assert error.line == 7 and error.field == "questions[0].answer"
     assert "cannot be evaluated precisely" in error.message
+
+
+def test_judged_null_means_the_list_itself(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "pack: {name: jn, version: '1'}\n"
+        "questions:\n"
+        "  - id: jn.a\n"
+        "    topic: t\n"
+        "    kind: numeric\n"
+        "    prompt: 'Ranked [2, 1, 3, 0]: NDCG?'\n"
+        "    problem: {relevance: [2, 1, 3, 0], judged: null}\n"
+        "    metric: ndcg\n", encoding="utf-8")
+    pack = load_pack(path)
+    assert pack.errors == []
+    (q,) = pack.questions
+    assert q.problem is not None and q.problem.judged is None
+    from drills.core.reference import reference
+
+    assert reference(q).value == pytest.approx(0.759191924319732)  # the pool is the list itself

@@ -198,3 +198,29 @@ def test_a_transcript_that_cannot_be_written_is_named_and_fails_the_run(drills_h
         assert store.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 2
     finally:
         store.close()
+
+
+def test_recorder_reports_a_lost_answer_even_after_a_schedule_failure(capsys):
+    from drills.cli.practice import Recorder
+    from drills.core.questions import Question
+    from drills.events import Record
+    from drills.store import StoreError
+    from drills.store.review import ReviewError
+
+    failures = iter([ReviewError("the answer was saved, but the review schedule of q1 could not "
+                                 "be updated: boom"), StoreError("disk I/O error"), None])
+
+    class Store:
+        def record_attempt(self, session_id, attempt):
+            exc = next(failures)
+            if exc is not None:
+                raise exc
+
+    recorder = Recorder(Store(), 1, None)
+    q = Question(id="q1", topic="t", kind="numeric", prompt="?", answer="1")
+    for _ in range(3):
+        recorder(Record(0, q, "correct", "1", 1.0))
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("Error: the answer was saved, but the review schedule of q1")
+    assert err[1] == "Error: disk I/O error (this answer is not saved; the next ones will be tried)"
+    assert recorder.schedule_failed and recorder.failed

@@ -363,7 +363,9 @@ def test_a_revealed_concept_answer_is_kept_when_not_self_graded(leave):
     (skipped,) = of(events, Skipped)
     assert skipped.record.verdict == "skipped"
     assert skipped.record.given == "dividing by the ideal DCG puts queries on one scale"
-    assert skipped.record.explanation == ""  # the model answer was just shown: not again
+    # kept for the report, :steps and the transcript; not printed again under the reveal
+    assert skipped.record.explanation.startswith("Model answer:")
+    assert render(skipped, Style(False, 80)) == "Skipped (recorded as skipped)."
     assert s.records == [skipped.record]
     if leave == ":quit":
         assert s.finished and of(events, Finished)
@@ -400,3 +402,19 @@ def test_steps_after_a_correct_choice_names_the_answer():
 ])
 def test_key_points_match_words_clauses_and_the_fields_synonyms(point, answer, hit):
     assert covered(point, answer) is hit
+
+
+def test_steps_re_shows_the_question_with_the_time_left():
+    clock = Clock()
+    s = Session([NDCG, CHOICE], Options(mode="mock", feedback="immediate", seconds=90), clock=clock)
+    s.start()
+    s.submit("0.7592")
+    clock.now += 60
+    again = of(s.submit(":steps"), QuestionShown)[0]
+    assert again.limit == pytest.approx(30.0)
+
+
+@pytest.mark.parametrize("word, point", [("position", "rank weight"), ("logarithm", "log scale"),
+                                         ("labels", "grade scale"), ("IDCG", "ideal order")])
+def test_each_synonym_counts(word, point):
+    assert covered(point, f"{word} matters")

@@ -74,7 +74,8 @@ class Recorder:
 
     def __init__(self, store: Any, session_id: int, transcript: IO[str] | None) -> None:
         self.store, self.session_id, self.transcript = store, session_id, transcript
-        self.failed = False  # the store refused a write (reported once; the run exits 1)
+        self.failed = False  # the store refused an answer (reported once; the run exits 1)
+        self.schedule_failed = False  # an answer saved, its review schedule not (same)
         self.lost_transcript = False
 
     def close(self) -> None:
@@ -124,9 +125,9 @@ class Recorder:
         try:
             self.store.record_attempt(self.session_id, attempt)
         except ReviewError as exc:  # the answer is in; only its schedule is not
-            if not self.failed:
+            if not self.schedule_failed:
                 click.echo(f"Error: {exc}", err=True)
-            self.failed = True
+            self.schedule_failed = True
         except StoreError as exc:
             if not self.failed:
                 click.echo(f"Error: {exc} (this answer is not saved; the next ones will be tried)",
@@ -176,7 +177,8 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
         store.close()
     # the answers are in the history either way; a transcript or history that was asked
     # for and could not be written makes the run a failure a script can see
-    lost = recorder is not None and (recorder.lost_transcript or recorder.failed)
+    lost = recorder is not None and (recorder.lost_transcript or recorder.failed
+                                     or recorder.schedule_failed)
     return int(Exit.FAILED if lost else Exit.OK)
 
 

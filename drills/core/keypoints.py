@@ -28,6 +28,7 @@ def _stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             word = word[: -len(suffix)]
             break
+    word = _SAME.get(word, word)
     if len(word) >= 8:  # truncation, truncated, truncate -> truncat
         word = word[:7]
     return _SAME.get(word, word)

@@ -43,7 +43,11 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
         c.err(p, "a numeric question needs `answer: \"...\"` or `problem:` + `metric:`")
         return out
     metric = c.choice(item, p, "metric", METRICS, required=True)
+    reported = len(c.doc.errors)
     problem = _problem(c, item["problem"], (*p, "problem"), meta.gain if meta else "exponential")
+    if problem is None and len(c.doc.errors) == reported:  # never drop a question silently
+        c.err((*p, "problem"), "`problem` could not be read: give `relevance: [...]` and "
+                               "optionally `judged`, `k`, `gain`")
     if problem is not None and metric is not None:
         if metric == "delta_ndcg" and problem.swap is None:
             c.err((*p, "problem"), "metric delta_ndcg needs `swap: [i, j]` (two 1-based ranks)")
@@ -122,7 +126,7 @@ def _problem(c: Checker, value: Any, p: FieldPath, default_gain: str) -> Problem
         return None
     relevance = _grades(c, m.get("relevance"), (*p, "relevance"), required=True)
     judged = _grades(c, m.get("judged"), (*p, "judged"), required=False)
-    ok = relevance is not None and ("judged" not in m or judged is not None)
+    ok = relevance is not None and (m.get("judged") is None or judged is not None)  # null: absent
     k = None
     if m.get("k") is not None:
         k = c.integer(m["k"], (*p, "k"), minimum=1)

@@ -194,7 +194,7 @@ def skipped(ev: Skipped | TimedOut, style: Style) -> str:
         head = f"Time is up ({clock_text(r.limit or r.seconds)}): recorded as timeout."
     else:
         head = "Skipped (recorded as skipped)."
-    if ev.deferred:
+    if ev.deferred or (r.question.kind == "concept" and r.given):  # model answer just shown
         return style.paint(head, "yellow")
     return style.paint(head, "yellow") + "\n" + explanation(r, style)
 
