@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from drills.core.keypoints import covered, significant_words  # noqa: F401 - re-exported
-from drills.core.questions import LETTERS, Question
+from drills.core.questions import Question
 from drills.events import (  # noqa: F401 - re-exported: the front ends import them from here
     RECORD_EVENTS,
     Event,
@@ -300,8 +300,7 @@ def _answer_for(q: Question) -> dict[str, Any]:
     from drills.core import checking
 
     if q.kind == "choice":
-        right = checking.correct_letter(q)
-        text = f"{right}) {q.options[LETTERS.index(right)].text}"
+        text = checking.correct_answer(q)
         return {"expected": text, "explanation": "\n".join(
             x for x in (f"Answer: {text}", q.explanation.strip()) if x)}
     ref = checking.reference(q)

@@ -43,10 +43,10 @@ def key(q: Question) -> Key:
         return Key(with_value(ref.text, decimal_text(ref.decimal(), 15)), worked=worked_for(q),
                    prose=q.prose or None)
     if q.kind == "choice":
-        right = [(LETTERS[i], o) for i, o in enumerate(q.options) if o.correct]
-        notes = tuple(o.explanation for _, o in right if o.explanation)
-        return Key("; ".join(f"{letter}) {o.text}" for letter, o in right), notes=notes,
-                   prose=None if notes else (q.prose or None))
+        from drills.core.checking import correct_answer
+
+        notes = tuple(o.explanation for o in q.options if o.correct and o.explanation)
+        return Key(correct_answer(q), notes=notes, prose=None if notes else (q.prose or None))
     if q.kind == "concept":
         return Key("(self-graded) model answer:", model=(q.model_answer or "").strip(),
                    points=q.key_points, prose=q.prose or None)

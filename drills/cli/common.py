@@ -39,6 +39,13 @@ def check_count(count: int) -> None:
         fail(f"--count must be at most {MAX_COUNT}, got {count}")
 
 
+def pick_seed(seed: int | None) -> int:
+    """The given seed, or a fresh one that the session or sheet then prints for a rerun."""
+    import random
+
+    return seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+
+
 def check_seed(seed: int | None) -> None:
     if seed is not None and not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be a whole number from 0 to {MAX_SEED}, got {seed}")

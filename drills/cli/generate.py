@@ -8,12 +8,11 @@ Output is a pure function of the seed and the options (byte-identical on a rerun
 from __future__ import annotations
 
 import json
-import random
 
 import click
 
 from drills.cli.catalog import check_topics, load_questions
-from drills.cli.common import check_count, check_difficulty, check_seed, fail
+from drills.cli.common import check_count, check_difficulty, check_seed, fail, pick_seed
 
 
 @click.command()
@@ -55,7 +54,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     questions = load_questions(packs)
     check_topics(topics, questions)
     if seed is None:
-        seed = random.SystemRandom().randrange(1, 1_000_000)
+        seed = pick_seed(None)
         click.echo(f"seed {seed} (rerun with --seed {seed} for the same sheet)", err=True)
     try:
         items = plan(questions, seed=seed, count=count, topics=topics, difficulty=difficulty)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -26,15 +25,12 @@ from drills.cli.common import (
     check_seed,
     fail,
     open_store,
+    pick_seed,
     tolerance_option,
 )
 from drills.core.questions import Question
 
 DEFAULT_COUNT = 10
-
-
-def _seed(seed: int | None) -> int:
-    return seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000)
 
 
 def _plan(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
@@ -218,7 +214,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     store = open_store()
     questions = load_questions(packs)
     check_topics(topics, questions)
-    seed = _seed(seed)
+    seed = pick_seed(seed)
     if adaptive:
         items = _adaptive(store, questions, seed, count, topics, difficulty)
     else:
@@ -258,7 +254,7 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
         per_question = round(minutes * 60 / count, 1) if minutes else 90.0
     store = open_store()
     questions = load_questions(packs)
-    seed = _seed(seed)
+    seed = pick_seed(seed)
     items = _mock_mix(questions, seed, count)
     if not items:
         fail("no questions for a mock interview in those packs", Exit.FAILED)
@@ -280,7 +276,7 @@ def run_review(keys: list[str], count: int) -> int:
 
     store = open_store()
     questions = load_questions(())
-    seed = _seed(None)
+    seed = pick_seed(None)
     found = resolve(keys, questions)
     stale = sum(1 for key in keys if key not in found)
     chosen = [key for key in keys if key in found][: max(0, count)]

@@ -50,6 +50,12 @@ def correct_letter(question: Question) -> str:
     return next(LETTERS[i] for i, o in enumerate(question.options) if o.correct)
 
 
+def correct_answer(question: Question) -> str:
+    """The right option as the learner sees it: ``b) 2^rel - 1``."""
+    right = correct_letter(question)
+    return f"{right}) {question.options[LETTERS.index(right)].text}"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The result of checking one answer: everything the front ends show."""
@@ -109,8 +115,7 @@ def check_choice(question: Question, text: str) -> Outcome:
     if index < 0:
         matches = [i for i, o in enumerate(question.options) if o.text.strip().lower() == answer]
         index = matches[0] if matches else -1
-    right = correct_letter(question)
-    right_text = f"{right}) {question.options[LETTERS.index(right)].text}"
+    right_text = correct_answer(question)
     if index < 0:
         return Outcome(question, text, "invalid", f"answer with a letter from {letters[0]} to {letters[-1]}",
                        right_text)
