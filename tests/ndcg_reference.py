@@ -15,12 +15,12 @@ def dcg(grades, k=None, convention="exponential") -> float:
 
 
 def idcg(ranked, judged=None, k=None, convention="exponential") -> float:
+    """No cut-off (k None): the whole judged pool, as trec_eval's and ranx's ndcg."""
     pool = list(judged if judged is not None else ranked)
-    k = len(ranked) if k is None else k
+    k = len(pool) if k is None else k
     return dcg(sorted(pool, reverse=True), k, convention)
 
 
 def ndcg(ranked, judged=None, k=None, convention="exponential") -> float:
-    k = len(ranked) if k is None else k
     ideal = idcg(ranked, judged, k, convention)
     return 0.0 if ideal == 0 else dcg(ranked, k, convention) / ideal

@@ -117,7 +117,7 @@ def idcg(judged, k, convention="exponential", form="log2") -> float:
 
 def ndcg(grades, judged, k, convention="exponential", form="log2") -> float:
     judged = grades if judged is None else judged
-    denominator = idcg(judged, k if k is not None else len(grades), convention, form)
+    denominator = idcg(judged, k, convention, form)  # k None: the whole judged pool
     if denominator == 0:
         return 0.0
     return dcg(grades, k, convention, form) / denominator
@@ -161,7 +161,7 @@ def value_of(problem: dict, metric: str, default_gain: str) -> float:
     if metric == "dcg":
         return dcg(rel, kk, conv)
     if metric == "idcg":
-        return idcg(pool, kk, conv)
+        return idcg(pool, k, conv)
     if metric == "ndcg":
         return ndcg(rel, judged, k, conv)
     if metric == "rr":
@@ -273,6 +273,22 @@ def test_own_implementation_reproduces_the_facts_file():
     # log-base invariance; DCG with ln
     assert ndcg(W_REL, W_JUDGED, 4, form="ln") == pytest.approx(0.759191924319732, abs=1e-12)
     assert dcg(W_REL, 4, form="ln") == pytest.approx(10.2878, abs=5e-5)
+
+
+def test_no_cut_off_means_the_whole_judged_pool():
+    # ranked [2, 2, 2], pool [3, 2, 2, 2, 0]: uncut NDCG (trec_eval, ranx) divides by the
+    # DCG of the whole sorted pool, not of its top 3
+    whole = (3 + 3 * L + 3 / 2) / (7 + 3 * L + 3 / 2 + 3 / math.log2(5))
+    assert ndcg([2, 2, 2], [3, 2, 2, 2, 0], None) == pytest.approx(whole)
+    assert round(whole, 6) == 0.547102
+    assert ndcg([2, 2, 2], [3, 2, 2, 2, 0], 3) == pytest.approx((3 + 3 * L + 3 / 2) / (7 + 3 * L + 3 / 2))
+    # every bank problem with no k and a pool longer than its ranking is graded uncut
+    for stem, q in QUESTIONS:
+        p = q.get("problem")
+        if p and p.get("k") is None and p.get("judged") and len(p["judged"]) > len(p["relevance"]):
+            if q["metric"] in ("idcg", "ndcg"):
+                value = value_of(p, q["metric"], _defaults_gain(stem))
+                assert _agrees(_answer_line_number(q["explanation"]), value), q["id"]
 
 
 def test_wrong_formula_variants_from_the_facts_file():

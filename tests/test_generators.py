@@ -86,7 +86,7 @@ def float_metric(relevance: list[int], judged: list[int] | None, k: int | None, 
     """DCG/IDCG/NDCG/RR/P/hit/|delta NDCG| with math.log2 and a sorted judged pool: no drills code."""
     kk = len(relevance) if k is None else k
     pool = sorted(judged if judged is not None else relevance, reverse=True)
-    ideal = f_dcg(pool, kk, gain)
+    ideal = f_dcg(pool, len(pool) if k is None else k, gain)  # no cut-off: the whole pool
     if metric == "dcg":
         return f_dcg(relevance, kk, gain)
     if metric == "idcg":
@@ -436,3 +436,19 @@ def test_documented_example_prompt_is_what_the_generator_gives():
     q = instantiate(template("ndcg-hand", {"n": 6, "k": "random", "metric": "idcg", "unretrieved": 2},
                              id="hand-gen-idcg-pool"), item_rng(0, 0, "hand-gen-idcg-pool"))
     assert q.prompt in DOCS.read_text(encoding="utf-8")
+
+
+def test_no_cut_off_with_unretrieved_documents_is_uncut_ndcg():
+    # a generated "no cut-off" question: DCG over the ranking, IDCG over the whole judged pool
+    seen = 0
+    for seed in range(40):
+        q = make("ndcg-hand", {"n": 4, "k": None, "unretrieved": 2}, seed)
+        p = q.problem
+        assert p is not None and p.k is None and p.judged is not None and len(p.judged) == 6
+        assert "with no cut-off (DCG over the whole ranking, IDCG over the whole judged pool)" in q.prompt
+        pool = sorted(p.judged, reverse=True)
+        ideal = sum(f_gain(r, p.gain) / math.log2(i + 1) for i, r in enumerate(pool, 1))  # all 6
+        dcg = sum(f_gain(r, p.gain) / math.log2(i + 1) for i, r in enumerate(p.relevance, 1))
+        assert metric_value(p, "ndcg").value == pytest.approx(dcg / ideal, abs=1e-12)
+        seen += 1
+    assert seen == 40

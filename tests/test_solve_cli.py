@@ -29,7 +29,8 @@ def test_json_worked_example():
     assert data["idcg"]["value"] == pytest.approx(9.392789260714371, abs=1e-12)
     assert data["ndcg"]["value"] == pytest.approx(0.759191924319732, abs=1e-12)
     assert data["dcg"]["exact"] == "13/2 + 1/log2(3)"
-    assert data["k"] == 4 and data["gain"] == "exponential"
+    assert data["k"] is None and data["gain"] == "exponential"  # no cut-off asked
+    assert data["cutoff"].startswith("no cut-off")
     assert [row["relevance"] for row in data["rows"]] == [2, 1, 3, 0]
     assert data["rows"][1]["contribution"]["value"] == pytest.approx(L)
     assert data["ideal_order"] == [3, 2, 1, 0]
@@ -53,8 +54,8 @@ def test_text_output_has_tables_and_division():
     res = run("2,1,3,0")
     assert res.exit_code == 0
     out = res.output
-    assert "DCG@4 = 13/2 + 1/log2(3) = 7.13092975357146" in out
-    assert "IDCG@4 = 15/2 + 3/log2(3)" in out
+    assert "DCG = 13/2 + 1/log2(3) = 7.13092975357146" in out
+    assert "IDCG = 15/2 + 3/log2(3)" in out
     assert "0.759191924319732" in out
     assert "log2(3) = 1.5850" in out
 
@@ -62,7 +63,7 @@ def test_text_output_has_tables_and_division():
 def test_all_zero_says_why():
     res = run("0,0,0")
     assert res.exit_code == 0
-    assert "NDCG@3 = 0" in res.output and "IDCG@k is 0" in res.output
+    assert "NDCG = 0" in res.output and "IDCG@k is 0" in res.output
     assert json.loads(run("0,0,0", "--json").output)["ndcg"]["value"] == 0
 
 
@@ -162,7 +163,7 @@ def test_a_full_disk_on_stdout_is_one_line_not_a_traceback(args, tmp_path):
 
 def test_a_number_is_not_written_twice():
     out = run("0,0,0").output
-    assert "DCG@3 = 0\n" in out and "= 0 = 0" not in out
+    assert "DCG = 0\n" in out and "= 0 = 0" not in out
     same = run("2,1,3,0", "--answer", "(13/2 + 1/log2(3)) / (15/2 + 3/log2(3))").output
     assert same.startswith("Correct, and exact: (13/2 + 1/log2(3)) / (15/2 + 3/log2(3)) = 0.759191924")
     assert "equals" not in same.splitlines()[0]
@@ -175,3 +176,34 @@ def test_grades_as_separate_arguments_and_unknown_options():
     assert spaced["ndcg"]["value"] == pytest.approx(0.759191924319732, abs=1e-12)
     res = run("--kk", "3", "2,1")
     assert res.exit_code == 2 and res.stderr == "Error: no such option: --kk (see drills solve --help)\n"
+
+
+def test_no_cut_off_is_uncut_ndcg():
+    # ranked [2, 2, 2], pool [3, 2, 2, 2, 0], no --k: DCG over the ranking, IDCG over the
+    # whole pool (trec_eval's and ranx's ndcg). By hand: DCG = 3 + 3/log2(3) + 3/2,
+    # IDCG = 7 + 3/log2(3) + 3/2 + 3/log2(5) + 0.
+    data = json.loads(run("2,2,2", "--judged", "3,2,2,2,0", "--json").output)
+    dcg = 3 + 3 * L + 3 / 2
+    idcg = 7 + 3 * L + 3 / 2 + 3 / math.log2(5)
+    assert data["ndcg"]["value"] == pytest.approx(dcg / idcg, abs=1e-12)
+    assert round(data["ndcg"]["value"], 6) == 0.547102
+    assert data["idcg"]["value"] == pytest.approx(idcg, abs=1e-12)
+    assert data["ideal_order"] == [3, 2, 2, 2, 0]
+    assert data["k"] is None and "whole judged pool (5 documents)" in data["cutoff"]
+    text = run("2,2,2", "--judged", "3,2,2,2,0").output
+    assert text.splitlines()[0].endswith(
+        "no cut-off: DCG over the whole ranking (3 documents), IDCG over the whole judged pool "
+        "(5 documents), as trec_eval's and ranx's ndcg")
+    # the whole-pool answer is correct, not a slip
+    res = run("2,2,2", "--judged", "3,2,2,2,0", "--answer", "0.5471", "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["check"]["verdict"] == "correct"
+
+
+def test_with_k_both_sides_are_cut():
+    data = json.loads(run("2,2,2", "--judged", "3,2,2,2,0", "--k", "3", "--json").output)
+    dcg = 3 + 3 * L + 3 / 2
+    idcg3 = 7 + 3 * L + 3 / 2  # the ideal cut at 3
+    assert data["ndcg"]["value"] == pytest.approx(dcg / idcg3, abs=1e-12)
+    assert data["k"] == 3 and data["cutoff"] == "k = 3: DCG and IDCG are both cut at rank 3"
+    assert "IDCG@3: judged grades sorted best first, cut at 3" in run(
+        "2,2,2", "--judged", "3,2,2,2,0", "--k", "3").output

@@ -68,28 +68,43 @@ def format_table(cells: list[list[str]], indent: str = "  ") -> str:
     return "\n".join(lines)
 
 
+def cutoff_sentence(sol: Solution) -> str:
+    """Which NDCG was computed: cut at k on both sides, or uncut (whole ranking, whole pool)."""
+    n = len(sol.problem.relevance)
+    pool = len(sol.problem.judged) if sol.problem.judged is not None else n
+    if sol.cut:
+        beyond = f"; the ranking has only {n} documents" if sol.k > n else ""
+        return f"k = {sol.k}: DCG and IDCG are both cut at rank {sol.k}{beyond}"
+    return (f"no cut-off: DCG over the whole ranking ({n} documents), IDCG over the whole judged "
+            f"pool ({pool} documents), as trec_eval's and ranx's ndcg")
+
+
 def worked_solution(sol: Solution, max_rows: int = 50) -> str:
     """DCG@k table, ideal table, the division: the steps a candidate writes on a whiteboard."""
     k = sol.k
+    dcg, idcg, ndcg = sol.label("DCG"), sol.label("IDCG"), sol.label("NDCG")
     cut = "" if k >= len(sol.problem.relevance) else f" (cut at k = {k} of {len(sol.problem.relevance)})"
+    size = len(sol.problem.judged if sol.problem.judged is not None else sol.problem.relevance)
+    pool = "judged grades sorted best first" + (f", cut at {k}" if sol.cut and k < size else "")
     lines = [
-        f"gain = {sol.gain_form}, discount = {sol.discount_form}, k = {k}",
+        f"gain = {sol.gain_form}, discount = {sol.discount_form}, {cutoff_sentence(sol)}",
         "",
-        f"DCG@{k}: the ranking as given{cut}",
+        f"{dcg}: the ranking as given{cut}",
         _rows_block(sol.rows, sol.gain, max_rows),
-        f"  DCG@{k} = {with_value(sol.dcg.text, num(sol.dcg, 15))}",
+        f"  {dcg} = {with_value(sol.dcg.text, num(sol.dcg, 15))}",
         "",
-        f"IDCG@{k}: judged grades sorted best first: {_grades(sol.ideal_order)}",
+        f"{idcg}: {pool}: {_grades(sol.ideal_order)}",
         _rows_block(sol.ideal_rows, sol.gain, max_rows),
-        f"  IDCG@{k} = {with_value(sol.idcg.text, num(sol.idcg, 15))}",
+        f"  {idcg} = {with_value(sol.idcg.text, num(sol.idcg, 15))}",
         "",
     ]
     if sol.ndcg_note:
-        lines.append(f"NDCG@{k} = 0. {sol.ndcg_note}")
+        lines.append(f"{ndcg} = 0. {sol.ndcg_note}")
     else:
-        lines.append(f"NDCG@{k} = DCG@{k} / IDCG@{k} = {num(sol.dcg, 10)} / {num(sol.idcg, 10)}")
-        lines.append(f"        = {sol.ndcg.text}")
-        lines.append(f"        = {num(sol.ndcg, 15)}")
+        lines.append(f"{ndcg} = {dcg} / {idcg} = {num(sol.dcg, 10)} / {num(sol.idcg, 10)}")
+        pad = " " * len(ndcg)
+        lines.append(f"{pad} = {sol.ndcg.text}")
+        lines.append(f"{pad} = {num(sol.ndcg, 15)}")
     return "\n".join(lines)
 
 
@@ -105,8 +120,8 @@ def worked_steps(problem: Problem, metric: str) -> str:
         delta = metric_value(problem, "delta_ndcg")
         return (f"{worked_solution(before)}\n\n"
                 f"After swapping ranks {i} and {j}: [{', '.join(map(str, after.problem.relevance))}]\n"
-                f"  DCG@{after.k} = {with_value(after.dcg.text, num(after.dcg, 10))}\n"
-                f"|delta NDCG@{k}| = |DCG after - DCG before| / IDCG@{k}"
+                f"  {after.label('DCG')} = {with_value(after.dcg.text, num(after.dcg, 10))}\n"
+                f"|delta {before.label('NDCG')}| = |DCG after - DCG before| / {before.label('IDCG')}"
                 f" = |{num(after.dcg, 10)} - {num(before.dcg, 10)}| / {num(before.idcg, 10)}\n"
                 f"        = {delta.text}\n        = {num(delta, 12)}")
     top = problem.relevance[:k]
@@ -165,7 +180,8 @@ def solution_json(sol: Solution) -> dict[str, Any]:
     return {
         "relevance": list(sol.problem.relevance),
         "judged": list(sol.problem.judged) if sol.problem.judged is not None else None,
-        "k": sol.k,
+        "k": sol.problem.k,
+        "cutoff": cutoff_sentence(sol),
         "gain": sol.gain,
         "dcg": exact_json(sol.dcg),
         "idcg": exact_json(sol.idcg),

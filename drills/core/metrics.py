@@ -105,6 +105,15 @@ class Solution:
     ndcg_note: str | None
 
     @property
+    def cut(self) -> bool:
+        """True for NDCG@k (both sides cut at k); False for uncut NDCG (whole ranking, whole pool)."""
+        return self.problem.k is not None
+
+    def label(self, name: str) -> str:
+        """``DCG@2`` when cut at k, plain ``DCG`` when there is no cut-off."""
+        return f"{name}@{self.k}" if self.cut else name
+
+    @property
     def gain_form(self) -> str:
         return GAIN_FORMS[self.gain]
 
@@ -184,8 +193,10 @@ def _table(grades: tuple[int, ...], convention: str, form: str) -> tuple[tuple[R
     return tuple(rows), LogSum.from_terms(const, terms)
 
 
-def _ideal(problem: Problem, k: int, mode: str) -> tuple[int, ...]:
+def _ideal(problem: Problem, mode: str) -> tuple[int, ...]:
+    """The ideal order under ``mode``, cut at k; with no cut-off, the whole judged pool."""
     pool = problem.judged if problem.judged is not None else problem.relevance
+    k = problem.k if problem.k is not None else len(pool)
     if mode == "judged":
         return tuple(sorted(pool, reverse=True))[:k]
     if mode == "ascending":
@@ -195,19 +206,23 @@ def _ideal(problem: Problem, k: int, mode: str) -> tuple[int, ...]:
     if mode == "untruncated":
         return tuple(sorted(pool, reverse=True))
     if mode == "retrieved":
-        return tuple(sorted(problem.relevance, reverse=True))[:k]
+        return tuple(sorted(problem.relevance, reverse=True))[: problem.cutoff]
     raise ProblemError(f"unknown ideal mode {mode!r}")
 
 
 @lru_cache(maxsize=256)  # grading, diagnosis and the worked steps ask for the same solutions
 def solve(problem: Problem, formula: Formula = STANDARD) -> Solution:
-    """DCG@k, IDCG@k and NDCG@k, exact, with the worked tables."""
+    """DCG@k, IDCG@k and NDCG@k, exact, with the worked tables.
+
+    With ``problem.k`` None NDCG is uncut: DCG over the whole ranking and IDCG over the
+    whole judged pool (trec_eval's and ranx's ``ndcg``); with k both are cut at k.
+    """
     check_problem(problem)
     convention = formula.gain or problem.gain
     k = problem.cutoff
     ranked = problem.relevance[:k] if formula.truncate_dcg else problem.relevance
     rows, dcg = _table(ranked, convention, formula.discount)
-    ideal_order = _ideal(problem, k, formula.ideal)
+    ideal_order = _ideal(problem, formula.ideal)
     ideal_rows, idcg = _table(ideal_order, convention, formula.discount)
     note = None
     ndcg: Exact

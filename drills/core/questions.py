@@ -43,8 +43,8 @@ class Problem:
     """A ranking problem: relevance grades in ranked order, the judged pool, cut-off k.
 
     ``judged`` is the query's full judged pool (None: the ranked list itself).
-    ``k`` None means the whole ranked list. ``swap`` holds two 1-based ranks for
-    ``delta_ndcg``.
+    ``k`` None means no cut-off: DCG over the whole ranking, IDCG over the whole judged
+    pool (NDCG@k cuts both at k). ``swap`` holds two 1-based ranks for ``delta_ndcg``.
     """
 
     relevance: tuple[int, ...]
@@ -55,7 +55,10 @@ class Problem:
 
     @property
     def cutoff(self) -> int:
-        """k, or the whole ranked list when k is None (a k past the end means the same)."""
+        """Where DCG, RR and P stop: k, or the whole ranked list when k is None.
+
+        (With k None IDCG takes the whole judged pool, which may be longer: see solve.)
+        """
         return self.k if self.k is not None else len(self.relevance)
 
 

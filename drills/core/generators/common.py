@@ -97,8 +97,14 @@ def metric_label(metric: str, k: int | None) -> str:
     return f"{name}@{k}" if k is not None else name
 
 
-def cutoff_phrase(k: int | None, n: int) -> str:
-    """Say what k means for this list, so k > n and no cut-off are unambiguous."""
+def cutoff_phrase(k: int | None, n: int, pool: int | None = None) -> str:
+    """Say what k means for this list, so k > n and no cut-off are unambiguous.
+
+    With no cut-off NDCG is uncut: DCG over the whole ranking, IDCG over the whole judged
+    pool (``pool`` documents), which the prompt says when the pool is longer than the list.
+    """
+    if k is None and pool is not None and pool > n:
+        return " with no cut-off (DCG over the whole ranking, IDCG over the whole judged pool)"
     if k is None:
         return " over the whole list (no cut-off)"
     if k > n:

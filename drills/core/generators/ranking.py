@@ -113,7 +113,7 @@ def ndcg_hand(template: Question, params: Mapping[str, Any], rng: random.Random)
         f"in ranked order from rank 1: {grades_text(relevance)}.",
         _pool_sentence(unretrieved, judged),
         conventions(gain),
-        f"Compute {label}{cutoff_phrase(k, n)}.",
+        f"Compute {label}{cutoff_phrase(k, n, len(judged) if judged else None)}.",
     ])
     concrete_params = {**p, "k": k, **problem_params(problem, metric)}
     return concrete(
