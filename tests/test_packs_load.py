@@ -542,3 +542,50 @@ def test_judged_null_means_the_list_itself(tmp_path):
     from drills.core.reference import reference
 
     assert reference(q).value == pytest.approx(0.759191924319732)  # the pool is the list itself
+
+
+# --- duplicate keys: the first one's line, whatever its value -------------------------------
+@pytest.mark.parametrize("first, second", [
+    ("problem:\n      relevance: [1, 0]", "problem:\n      relevance: [0, 1]"),   # mappings
+    ("problem: {relevance: [1, 0]}", "problem: {relevance: [0, 1]}"),           # flow mappings
+    ("hints:\n      - a\n      - b", "hints:\n      - c"),                       # lists
+    ("hints: [a, b]", "hints: [c]"),
+])
+def test_a_duplicate_key_names_the_line_of_the_first(first, second):
+    text = ("pack: {name: dup, version: '1'}\n"          # 1
+            "questions:\n"                               # 2
+            "  - id: dup.a\n"                            # 3
+            "    topic: t\n"                             # 4
+            "    kind: numeric\n"                        # 5
+            "    prompt: 'Ranked [1, 0]: DCG?'\n"        # 6
+            "    metric: dcg\n"                          # 7
+            f"    {first}\n"                             # 8
+            "    unit: x\n"
+            f"    {second}\n")
+    key = first.split(":")[0]
+    second_line = 10 + first.count("\n")
+    doc = parse_text(text, "d.yaml")
+    build_pack(doc)
+    dup = [e for e in doc.errors if "duplicate key" in e.message]
+    assert [(e.line, e.field, e.message.split(";")[0]) for e in dup] == [
+        (second_line, f"questions[0].{key}", f"duplicate key '{key}' (first at line 8)")]
+    assert doc.line(("questions", 0, key)) == 8  # the kept first value keeps its own lines
+
+
+# --- the placeholder for a value already reported never shows in a message ------------------
+@pytest.mark.parametrize("fields", [
+    {"params": "{n: !!python/name:os.system x, k: [!!set {a}]}"},  # read by the generator
+    {"kind": "[!!foo 1]"}, {"kind": "{n: !!foo 1}"}, {"difficulty": "{n: !!foo 1}"},
+    {"kind": "numeric", "answer": "[!!foo 1]"}, {"<<": "!!foo {a: 1}"},
+    {"kind": "choice", "options": "[{text: a, correct: [!!foo 1]}, {text: b}]"},
+])
+def test_messages_never_show_the_invalid_placeholder(fields):
+    question = {"id": "inv.a", "topic": "t", "kind": "generated", "prompt": "p", "generator": "ndcg-hand"}
+    question.update(fields)
+    text = ("pack: {name: inv, version: '1'}\nquestions:\n  - "
+            + "\n    ".join(f"{k}: {v}" for k, v in question.items()) + "\n")
+    doc = parse_text(text, "i.yaml")
+    build_pack(doc)
+    assert doc.errors and not any("duplicate key" in e.message for e in doc.errors)
+    for error in doc.errors:
+        assert not any(word in str(error) for word in ("_Invalid", "INVALID", "object at 0x")), str(error)

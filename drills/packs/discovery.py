@@ -17,7 +17,7 @@ from typing import Any
 
 from drills.core.questions import Question
 from drills.packs.errors import PackError
-from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack
+from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack, resolved
 from drills.paths import builtin_packs_dir, packs_dir
 
 ENTRY_POINT_GROUP = "drills.packs"
@@ -66,7 +66,7 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
         if report_missing:
             catalog.errors.extend(errors)
         for f in files:
-            key = f.resolve()
+            key = resolved(f) or f.absolute()
             if key in seen:  # e.g. --pack pointing into the user folder
                 continue
             seen.add(key)

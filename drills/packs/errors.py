@@ -10,6 +10,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from drills.core.safetext import shorten, visible
+
 FieldPath = tuple["str | int", ...]
 
 
@@ -21,8 +23,20 @@ class PackError:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line > 0 else self.path
-        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        """One line, safe for a terminal: file names and pack text show their control characters."""
+        path, field, message = shown(self.path), shown(self.field), shown(self.message)
+        where = f"{path}:{self.line}" if self.line > 0 else path
+        return f"{where}: {field}: {message}" if field else f"{where}: {message}"
+
+
+def shown(text: str) -> str:
+    """``text`` (a file name, a field, pack text) for one line of a message: controls shown, not sent."""
+    return visible(text).replace("\n", "^J")
+
+
+def excerpt(text: object, width: int = 60) -> str:
+    """At most ``width`` characters of pack text to quote in a message, never a whole line of a file."""
+    return shorten(str(text), width).replace("\n", "^J")
 
 
 def field_name(path: FieldPath) -> str:
@@ -31,8 +45,8 @@ def field_name(path: FieldPath) -> str:
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
+        else:  # a key is pack text: at most an excerpt of it (a file's line may be one long key)
+            out += f".{excerpt(part)}" if out else excerpt(part)
     return out
 
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from drills.core import metrics as _metrics
 from drills.core.questions import GAINS, METRICS, Option, Problem
-from drills.packs.errors import FieldPath, suggest
+from drills.packs.document import described
+from drills.packs.errors import FieldPath, excerpt, suggest
 from drills.packs.yamlsafe import INVALID
 
 if TYPE_CHECKING:
@@ -63,26 +64,27 @@ def _answer(c: Checker, value: Any, p: FieldPath) -> str | None:
     if value is None:
         c.err(p, "`answer` is empty; write it in quotes, e.g. answer: \"15/7\"")
         return None
-    typed = c.doc.text(p, value)
+    typed, shown = c.doc.text(p, value), c.doc.shown(p, value)  # compared, quoted
     if isinstance(value, bool):
-        c.err(p, f"YAML 1.1 read {typed} as the boolean {str(value).lower()}; a numeric answer is a "
+        c.err(p, f"YAML 1.1 read {shown} as the boolean {str(value).lower()}; a numeric answer is a "
                  "number or expression in quotes, e.g. answer: \"1\" (a yes/no question is a choice "
                  "question with options True and False)")
         return None
     if isinstance(value, float):
         if typed != repr(value) and typed.lower() not in (".inf", "-.inf", ".nan"):
-            why = f"YAML read {typed} as the float {value!r}, losing what you wrote"
+            why = f"YAML read {shown} as the float {value!r}, losing what you wrote"
         else:
-            why = f"YAML read {typed} as a binary float, which is not exact"
-        c.err(p, f"{why}; write the answer in quotes: answer: \"{typed}\"")
+            why = f"YAML read {shown} as a binary float, which is not exact"
+        c.err(p, f"{why}; write the answer in quotes: answer: \"{shown}\"")
         return None
     if isinstance(value, int):
         if typed != str(value):  # 0x10, 0o17, 1_000, 12:30 (YAML 1.1 base 60)
-            c.err(p, f"YAML read {typed} as the number {value}; write the answer in quotes: answer: \"{typed}\"")
+            c.err(p, f"YAML read {shown} as the number {excerpt(value)}; write the answer in quotes: "
+                     f"answer: \"{shown}\"")
             return None
         value = str(value)
     if not isinstance(value, str):
-        c.err(p, f"`answer` must be text such as \"15/7\" or \"0.7592\", got {c.doc.text(p, value)!r}")
+        c.err(p, f"`answer` must be text such as \"15/7\" or \"0.7592\", got {shown}")
         return None
     problem = _syntax_problem(value)
     if problem is not None:
@@ -162,7 +164,7 @@ def _swap(c: Checker, raw: Any, p: FieldPath, relevance: tuple[int, ...] | None)
 
 
 def _kind(value: Any) -> str:
-    return "a mapping" if isinstance(value, dict) else f"{type(value).__name__} {value!r}"
+    return described(value) if not isinstance(value, str) else f"text {excerpt(value)!r}"
 
 
 def choice(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
@@ -190,7 +192,9 @@ def choice(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[
         explanation = c.text(m, o, "explanation")
         correct = m.get("correct", False)
         if correct is not INVALID and not isinstance(correct, bool):
-            c.err((*o, "correct"), f"`correct` must be true or false (no quotes), got {c.doc.text((*o, 'correct'), correct)!r}")
+            got = c.doc.shown((*o, "correct"), correct)
+            c.err((*o, "correct"), "`correct` must be true or false (no quotes), got "
+                  + (repr(got) if isinstance(correct, str) else got))
             ok = False
         if text is None or correct is INVALID or ("explanation" in m and explanation is None):
             ok = False
@@ -238,13 +242,30 @@ def generated(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> di
     gen = REGISTRY.get(name)
     if gen is None:
         known = ", ".join(sorted(REGISTRY)) or "none are registered"
-        c.err((*p, "generator"), f"unknown generator {name!r}{suggest(name, REGISTRY)}; known: {known} "
+        c.err((*p, "generator"), f"unknown generator {excerpt(name)!r}{suggest(name, REGISTRY)}; known: {known} "
                                  "(see `drills generate --help`)")
         return {"generator": None}
-    problems = gen.validate(params)
+    # A value already reported (a bad tag, a control character) never reaches the generator's
+    # own checks, whose messages would show the internal placeholder.
+    broken = [key for key, value in params.items() if _has_invalid(value)]
+    problems = gen.validate({k: v for k, v in params.items() if k not in broken})
     for key, message in problems:
         c.err((*p, "params", key), message)
-    return {"generator": name if not problems else None, "params": dict(params)}
+    ok = not problems and not broken
+    return {"generator": name if ok else None, "params": dict(params)}
+
+
+def _has_invalid(value: Any) -> bool:
+    """Whether ``value`` is, or holds, a value already reported as an error."""
+    stack, seen = [value], set()
+    while stack:  # no recursion: aliases can nest values deeper than the parser allows
+        v = stack.pop()
+        if v is INVALID:
+            return True
+        if isinstance(v, (list, dict)) and id(v) not in seen:  # shared by aliases: once
+            seen.add(id(v))
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return False
 
 
 CHECKS: dict[str, Check] = {"numeric": numeric, "choice": choice, "concept": concept, "generated": generated}

@@ -36,15 +36,18 @@ class LoadedPack:
         return not self.errors
 
 
+def resolved(path: Path) -> Path | None:
+    """``path`` with its symbolic links followed, or None when that fails (a link loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop: RuntimeError up to Python 3.12, OSError after
+        return None
+
+
 def _is_builtin(path: Path) -> bool:
     root = builtin_packs_dir()
-    if root is None:
-        return False
-    try:
-        path.resolve().relative_to(root.resolve())
-    except (OSError, ValueError):
-        return False
-    return True
+    where, home = resolved(path), resolved(root) if root is not None else None
+    return where is not None and home is not None and where.is_relative_to(home)
 
 
 @contextmanager
@@ -95,13 +98,13 @@ def expand(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[Pa
             found = pack_files(path)
             if not found:
                 errors.append(PackError(str(path), 0, "", "no .yaml or .yml pack files in this folder"))
-        elif path.exists():
+        elif path.exists() or path.is_symlink():  # a link loop: read_file says so
             found = [path]
         else:
             errors.append(PackError(str(path), 0, "", "no such file or folder"))
             continue
         for f in found:
-            key = f.resolve()
+            key = resolved(f) or f.absolute()
             if key not in seen:
                 seen.add(key)
                 files.append(f)

@@ -17,7 +17,8 @@ from typing import Any
 
 from drills.core.questions import DIFFICULTIES, GAINS, KINDS, TOPICS, Question, Source, Tolerance
 from drills.packs import kinds
-from drills.packs.errors import FieldPath, suggest
+from drills.packs.document import described
+from drills.packs.errors import FieldPath, excerpt, suggest
 from drills.packs.yamlsafe import INVALID, Document
 
 NAME_RE = re.compile(r"[a-z0-9-]+")
@@ -55,18 +56,7 @@ class PackMeta:
     line: int = 0  # of ``name:``, for cross-pack errors
 
 
-def _kind_of(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (_dt.date, _dt.datetime)):
-        return "a date"
-    return type(value).__name__
+_kind_of = described
 
 
 class Checker:
@@ -98,7 +88,7 @@ class Checker:
         return None
 
     def not_text(self, p: FieldPath, value: Any) -> str:
-        typed = self.doc.text(p, value)
+        typed = self.doc.shown(p, value)
         if isinstance(value, bool):
             return (f"YAML 1.1 read {typed} as the boolean {str(value).lower()}; "
                     f"write '{typed}' in quotes")
@@ -110,13 +100,13 @@ class Checker:
                default: str | None = None, *, required: bool = False) -> str | None:
         raw = m.get(key)
         if raw is not None and raw is not INVALID and not isinstance(raw, str):
-            self.err((*path, key), f"expected one of: {', '.join(allowed)}; got {self.doc.text((*path, key), raw)}")
+            self.err((*path, key), f"expected one of: {', '.join(allowed)}; got {self.doc.shown((*path, key), raw)}")
             return None
         value = self.text(m, path, key, required=required)
         if value is None:  # absent or empty (``difficulty:``): the default, unless required
             return None if required or raw is INVALID else default
         if value not in allowed:
-            self.err((*path, key), f"unknown {key} {value!r}; expected one of: {', '.join(allowed)}"
+            self.err((*path, key), f"unknown {key} {excerpt(value)!r}; expected one of: {', '.join(allowed)}"
                      + suggest(value, allowed))
             return None
         return value
@@ -146,14 +136,15 @@ class Checker:
             return None
         for key in value:
             if key not in fields:
-                self.err((*p, key), f"unknown field `{key}` in {what}" + suggest(key, fields))
+                self.err((*p, key), f"unknown field `{excerpt(key)}` in {what}" + suggest(key, fields))
         return value
 
     def integer(self, value: Any, p: FieldPath, *, minimum: int, maximum: int | None = None) -> int | None:
         if value is INVALID:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            self.err(p, f"expected a whole number, got {_kind_of(value)} ({self.doc.text(p, value)})")
+            what, shown = _kind_of(value), self.doc.shown(p, value)
+            self.err(p, f"expected a whole number, got {what}" + (f" ({shown})" if shown != what else ""))
             return None
         if value < minimum or (maximum is not None and value > maximum):
             bound = f"at least {minimum}" if maximum is None else f"from {minimum} to {maximum}"
@@ -172,7 +163,7 @@ class Checker:
                 continue
             number = m[key]
             if isinstance(number, bool) or not isinstance(number, (int, float)) or not math.isfinite(number) or number < 0:
-                self.err((*p, key), f"must be a number >= 0, got {self.doc.text((*p, key), number)}")
+                self.err((*p, key), f"must be a number >= 0, got {self.doc.shown((*p, key), number)}")
                 return None
             out[key] = float(number)
         return Tolerance(**out)
@@ -185,11 +176,17 @@ class Checker:
         if not isinstance(data, dict):
             self.err((), f"a pack file must be a mapping with `pack:` and `questions:`, got {_kind_of(data)}")
             return None, []
+        # Some other YAML file (or one a symlink points to): say so, without quoting its keys.
+        a_pack = "pack" in data or "questions" in data
         for key in data:
             if isinstance(key, str) and key.startswith("x-"):
                 continue  # a place for shared anchors (x-base: &base {...}), ignored
-            if key not in TOP_FIELDS:
-                self.err((key,), f"unknown top-level field `{key}`" + suggest(key, TOP_FIELDS))
+            if key not in TOP_FIELDS and (a_pack or suggest(key, TOP_FIELDS)):
+                self.err((key,), f"unknown top-level field `{excerpt(key)}`" + suggest(key, TOP_FIELDS))
+        if not a_pack:
+            self.err((), "not a pack: a pack file has `pack:` and `questions:` at the top level "
+                         "(see docs/packs.md)")
+            return None, []
         meta = self.meta(data)
         questions = data.get("questions")
         if questions is INVALID:
@@ -226,7 +223,7 @@ class Checker:
         p: FieldPath = ("pack",)
         name = self.text(m, p, "name", required=True)
         if name is not None and not NAME_RE.fullmatch(name):
-            self.err((*p, "name"), f"pack name {name!r} may use only a-z, 0-9 and -")
+            self.err((*p, "name"), f"pack name {excerpt(name)!r} may use only a-z, 0-9 and -")
             name = None
         version = self.text(m, p, "version", required=True)
         description = self.text(m, p, "description") or ""
@@ -257,18 +254,18 @@ class Checker:
             if key in ALL_FIELDS:
                 self.err((*p, key), f"`{key}` is not used by kind {kind!r} questions")
             else:
-                self.err((*p, key), f"unknown field `{key}`" + suggest(key, ALL_FIELDS))
+                self.err((*p, key), f"unknown field `{excerpt(key)}`" + suggest(key, ALL_FIELDS))
         qid = self.text(item, p, "id", required=True)
         if qid is not None and (not ID_RE.fullmatch(qid) or len(qid) > MAX_ID_LENGTH):
-            self.err((*p, "id"), f"id {qid!r} must start with a-z or 0-9 and use only a-z 0-9 . _ - "
+            self.err((*p, "id"), f"id {excerpt(qid)!r} must start with a-z or 0-9 and use only a-z 0-9 . _ - "
                                  f"(at most {MAX_ID_LENGTH} characters)")
         topic = self.text(item, p, "topic", required=True)
         if topic is not None:
             if self.builtin and topic not in TOPICS:
-                self.err((*p, "topic"), f"unknown topic {topic!r} for a built-in pack; expected one of: "
+                self.err((*p, "topic"), f"unknown topic {excerpt(topic)!r} for a built-in pack; expected one of: "
                                         f"{', '.join(TOPICS)}" + suggest(topic, TOPICS))
             elif not TOPIC_RE.fullmatch(topic):
-                self.err((*p, "topic"), f"topic {topic!r} may use only a-z, 0-9 and -")
+                self.err((*p, "topic"), f"topic {excerpt(topic)!r} may use only a-z, 0-9 and -")
         default_difficulty = meta.difficulty if meta else "medium"
         fields: dict[str, Any] = {
             "id": qid, "topic": topic, "kind": kind,

@@ -1,20 +1,23 @@
 """The event-stream builder behind yamlsafe: YAML events -> plain values with lines.
 
 Split from yamlsafe.py to keep modules small; see yamlsafe.py for why packs are
-read this way. The caps are passed in by the caller so they stay configurable
-in one place (yamlsafe's module constants).
+read this way, and document.py for what it builds. The caps are passed in by the
+caller so they stay configurable in one place (yamlsafe's module constants).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
-from drills.packs.errors import FieldPath, PackError, field_name
+from drills.core.safetext import first_control
+from drills.packs.document import INVALID, Document, Stop
+from drills.packs.errors import FieldPath, excerpt
+
+__all__ = ["INVALID", "Builder", "Document", "Stop"]
 
 _T = "tag:yaml.org,2002:"
 _STR, _SEQ, _MAP = _T + "str", _T + "seq", _T + "map"
@@ -23,64 +26,28 @@ _RESOLVER = Resolver()
 _CONSTRUCTOR = SafeConstructor()
 
 
-class _Invalid:
-    """Stands in for a value already reported as an error (no second message)."""
+class _Dropped:
+    """A path part for a value that is read (so its own problems are reported) but not kept.
 
-    _instance: _Invalid | None = None
+    Under a repeated key, a key with a control character, or a list, mapping or alias
+    used as a key. Shown as ``shown`` in field names; never equal to a real key, so the
+    lines recorded under it never replace those of the value that is kept.
+    """
 
-    def __new__(cls) -> _Invalid:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    __slots__ = ("shown",)
 
-    def __repr__(self) -> str:
-        return "INVALID"
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
 
+    def __str__(self) -> str:
+        return self.shown
 
-INVALID: Any = _Invalid()
-
-
-@dataclass
-class Document:
-    """The values of one YAML file, with where each came from."""
-
-    name: str
-    data: Any = None
-    lines: dict[FieldPath, int] = field(default_factory=dict)
-    raw: dict[FieldPath, str] = field(default_factory=dict)
-    errors: list[PackError] = field(default_factory=list)
-    broken: set[FieldPath] = field(default_factory=set)  # paths of values with errors
-    fatal: bool = False  # nothing usable: the schema should not run
-
-    def line(self, path: FieldPath) -> int:
-        """Line of ``path``, else of its nearest recorded ancestor (values under an alias)."""
-        while path:
-            found = self.lines.get(path)
-            if found is not None:
-                return found
-            path = path[:-1]
-        return self.lines.get((), 1)
-
-    def text(self, path: FieldPath, value: Any) -> str:
-        """What the author typed for a scalar YAML retyped, else str(value)."""
-        return self.raw.get(path, str(value))
-
-    def error(self, path: FieldPath, message: str, line: int | None = None) -> None:
-        self.broken.add(path)
-        self.errors.append(PackError(self.name, self.line(path) if line is None else line,
-                                     field_name(path), message))
-
-
-class Stop(Exception):
-    """A fatal problem: the rest of the file is not read."""
-
-    def __init__(self, line: int, message: str, path: FieldPath = ()) -> None:
-        super().__init__(message)
-        self.line, self.message, self.path = line, message, path
+    __repr__ = __str__
 
 
 _NOKEY = object()
-_MERGE_KEY = object()
+_MERGE_KEY = _Dropped("<<")  # merged at the mapping's end, not stored under a key
+_BAD_KEY = "(key)"  # how a list, mapping or alias used as a key shows in a field name
 
 
 class _Frame:
@@ -140,12 +107,18 @@ class Builder:
                 simple = ev.tag is None and not ev.anchor
                 if top is not None and top.is_map and top.key is _NOKEY:
                     top.key_line = ev.start_mark.line + 1
-                    if simple:
+                    if first_control(text) is not None:
+                        self.control_key(top, ev)
+                    elif simple:
                         top.key = _MERGE_KEY if text == "<<" and ev.implicit[0] else text
                     else:
                         self.slow_key(top, ev)
+                    if top.key in top.value:
+                        self.repeated_key(top)
                     continue
-                if simple and not ev.implicit[0]:  # quoted or block text
+                if first_control(text) is not None:  # every scalar: text, numbers, tagged
+                    value = self.control_value(ev, self.path_of(top))
+                elif simple and not ev.implicit[0]:  # quoted or block text
                     value: Any = text
                 elif (simple and len(text) < 19 and text.isdigit() and text.isascii()
                       and (text[0] != "0" or len(text) == 1)):
@@ -211,18 +184,41 @@ class Builder:
 
     def put_map(self, top: _Frame, value: Any) -> None:
         key, top.key = top.key, _NOKEY
-        if key is INVALID:
-            return
         if key is _MERGE_KEY:
             top.merges.append((value, top.key_line))
             return
-        path = (*top.path, key)
-        if key in top.value:
-            self.doc.error(path, f"duplicate key {key!r} (first at line {self.doc.lines.get(path, 0)}); "
-                                 "YAML would silently keep only the last one", top.key_line)
-            return  # the first value stays; the error marks the question broken
+        if type(key) is _Dropped:  # already reported
+            return
         top.value[key] = value
-        self.doc.lines[path] = top.key_line
+        self.doc.lines[(*top.path, key)] = top.key_line
+
+    def repeated_key(self, top: _Frame) -> None:
+        """The same key twice: reported now, while the first one's line is still on record.
+
+        The first value stays; the second is read under a _Dropped part of its own, so
+        its lines never replace the first's. The error marks the question broken.
+        """
+        key = top.key
+        path = (*top.path, key)
+        self.doc.error(path, f"duplicate key {excerpt(key)!r} (first at line {self.doc.lines.get(path, 0)}); "
+                             "YAML would silently keep only the last one", top.key_line)
+        top.key = _Dropped(str(key))
+
+    def control_key(self, top: _Frame, ev: Any) -> None:
+        """A key with a terminal control character: reported, and its value dropped."""
+        self.doc.error((*top.path, ev.value), "the key contains a terminal control character "
+                                              f"{first_control(ev.value)}", top.key_line)
+        top.key = _Dropped(ev.value)
+        if ev.anchor:
+            self.anchors[ev.anchor] = (INVALID, 1)
+
+    def control_value(self, ev: Any, path: FieldPath) -> Any:
+        """A value with a terminal control character (ESC, BEL, C1, bidi...): an error, never shown."""
+        self.doc.error(path, f"contains a terminal control character {first_control(ev.value)}",
+                       ev.start_mark.line + 1)
+        if ev.anchor:
+            self.anchors[ev.anchor] = (INVALID, 1)
+        return INVALID
 
     def slow_key(self, top: _Frame, ev: Any) -> None:
         """A mapping key with a tag or an anchor (rare)."""
@@ -248,7 +244,7 @@ class Builder:
                 value = _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, text))
             except Exception:  # 2024-13-45, a 5000-digit int, !!bool maybe: never a traceback
                 what = tag[len(_T):]
-                self.doc.error(path, f"YAML cannot read {text[:40]!r} as a {what}; "
+                self.doc.error(path, f"YAML cannot read {excerpt(text, 40)!r} as a {what}; "
                                      "write it in quotes if it is text", ev.start_mark.line + 1)
                 value = INVALID
             else:
@@ -262,7 +258,7 @@ class Builder:
         return value
 
     def bad_tag(self, path: FieldPath, tag: str, line: int) -> None:
-        shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+        shown = excerpt("!!" + tag[len(_T):] if tag.startswith(_T) else tag)
         self.doc.error(path, f"YAML tag {shown} is not allowed in a pack "
                              "(only plain text, numbers, true/false, lists and mappings)", line)
 
@@ -306,7 +302,7 @@ class Builder:
             self.anchors[frame.anchor] = (value, nodes - frame.start)
         parent = self.stack[-1] if self.stack else None
         if parent is not None and parent.is_map and parent.key is _NOKEY:
-            parent.key = INVALID  # a container used as a key: its value is dropped
+            parent.key = _Dropped(_BAD_KEY)  # a container used as a key: its value is dropped
             return _NOKEY
         return value
 
@@ -327,7 +323,7 @@ class Builder:
                               "(an alias bomb?)")
         if top is not None and top.is_map and top.key is _NOKEY:
             self.doc.error(top.path, "an alias cannot be used as a mapping key", line)
-            top.key, top.key_line = INVALID, line
+            top.key, top.key_line = _Dropped(_BAD_KEY), line
             return nodes, _NOKEY
         return nodes, value
 

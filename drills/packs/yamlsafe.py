@@ -18,6 +18,7 @@ turned into dicts, lists and scalars here, which lets us
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -59,7 +60,8 @@ def read_file(path: str | Path, name: str | None = None) -> Document:
         doc.fatal = True
         return doc
     except OSError as exc:
-        doc.errors.append(PackError(shown, 0, "", f"cannot read: {exc.strerror or exc}"))
+        why = "a symbolic link loop" if exc.errno == errno.ELOOP else f"cannot read: {exc.strerror or exc}"
+        doc.errors.append(PackError(shown, 0, "", why))
         doc.fatal = True
         return doc
     return parse_text(text, shown, doc)
@@ -91,7 +93,15 @@ def _read_capped(path: str | Path) -> bytes:
 def parse_text(text: str, name: str = "<string>", doc: Document | None = None) -> Document:
     """Parse YAML ``text`` into a Document; every problem becomes a PackError."""
     doc = doc if doc is not None else Document(name)
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:  # a lone surrogate (say "\ud800" from surrogateescape)
+        doc.errors.append(PackError(name, text.count("\n", 0, exc.start) + 1, "",
+                                    f"not UTF-8 text (a lone surrogate U+{ord(text[exc.start]):04X}); "
+                                    "save the file as UTF-8"))
+        doc.fatal = True
+        return doc
+    if size > MAX_FILE_BYTES:
         doc.errors.append(PackError(name, 0, "", f"more than {MAX_FILE_BYTES:,} bytes of YAML"))
         doc.fatal = True
         return doc
