@@ -19,10 +19,12 @@ from drills.core.questions import Question
 def load_questions(pack_args: Sequence[str]) -> list[Question]:
     """The questions of the chosen packs; broken packs cost one stderr line each."""
     from drills.packs import discover
+    from drills.packs.errors import shown
+    from drills.packs.load import resolved
 
     paths = [Path(p) for p in pack_args if Path(p).exists()]
     catalog = discover(paths)
-    for error in catalog.errors:
+    for error in catalog.errors:  # PackError's str shows a file name's or pack's control characters
         click.echo(f"skipped: {error}", err=True)
     if not pack_args:
         return list(catalog.questions)
@@ -30,17 +32,18 @@ def load_questions(pack_args: Sequence[str]) -> list[Question]:
     for arg in pack_args:
         path = Path(arg)
         if path.exists():  # a broken pack file was reported above and is skipped
-            root = path.resolve()
-            chosen |= {i.name for i in catalog.packs
-                       if Path(i.path).resolve() == root or root in Path(i.path).resolve().parents}
+            root = resolved(path)
+            places = {i.name: resolved(Path(i.path)) for i in catalog.packs}
+            chosen |= {name for name, where in places.items()
+                       if root is not None and where is not None and (where == root or root in where.parents)}
         else:
             names = {i.name for i in catalog.packs if i.name == arg}
             if not names:
                 known = ", ".join(sorted(i.name for i in catalog.packs)) or "none"
-                fail(f"unknown pack {arg!r}: give a pack name or a pack file or folder (packs: {known})")
+                fail(f"unknown pack {shown(arg)!r}: give a pack name or a pack file or folder (packs: {known})")
             chosen |= names
     if not chosen:
-        fail(f"no pack could be loaded from {', '.join(pack_args)} (see above, or run `drills packs validate`)")
+        fail(f"no pack could be loaded from {shown(', '.join(pack_args))} (see above, or run `drills packs validate`)")
     return [q for q in catalog.questions if q.pack in chosen]
 
 

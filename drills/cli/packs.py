@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
-import json
 import os
 from pathlib import Path
 
 import click
 
 from drills.cli.common import Exit, fail
+from drills.core.safetext import json_text
 
 # subcommand -> "module:attribute"; ``lint`` lives in its own module (imported on use).
 PACK_COMMANDS: dict[str, str] = {
@@ -63,12 +64,13 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
     `drills packs validate PATH` to see all of its problems.
     """
     from drills.packs import discover
+    from drills.packs.errors import shown
 
     check_exist(extra)
 
     catalog = discover(extra)
-    if as_json:
-        click.echo(json.dumps({
+    if as_json:  # json_text: C0, C1 and bidi controls escaped, never sent
+        click.echo(json_text({
             "packs": [{"name": p.name, "version": p.version, "source": p.source, "path": p.path,
                        "questions": p.questions, "topics": list(p.topics), "description": p.description}
                       for p in catalog.packs],
@@ -76,17 +78,19 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
         }, indent=2))
     elif catalog.packs:
         rows = [("NAME", "VERSION", "SOURCE", "QUESTIONS", "TOPICS")]
-        rows += [(p.name, p.version, p.source, str(p.questions), ", ".join(p.topics)) for p in catalog.packs]
+        rows += [tuple(shown(c) for c in (p.name, p.version, p.source, str(p.questions), ", ".join(p.topics)))
+                 for p in catalog.packs]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
             click.echo("  ".join([*(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)), r[4]]).rstrip())
     else:
         from drills.paths import packs_dir
 
-        click.echo(f"no packs found (put .yaml packs in {packs_dir()} or pass --pack PATH)", err=True)
+        click.echo(f"no packs found (put .yaml packs in {shown(str(packs_dir()))} or pass --pack PATH)",
+                   err=True)
     if not as_json:
         for error in catalog.errors:
-            click.echo(str(error), err=True)
+            click.echo(str(error), err=True)  # PackError's str shows control characters
 
 
 @click.command()
@@ -102,7 +106,7 @@ def validate(paths: tuple[str, ...]) -> None:
     check_exist(paths)
     loaded, errors = check_paths(paths)
     for error in errors:
-        click.echo(str(error))
+        click.echo(str(error))  # file names, fields and quoted pack text with controls shown
     if errors:
         files = len({e.path for e in errors})
         click.echo(f"{_plural(len(errors), 'error')} in {_plural(files, 'file')}")
@@ -115,7 +119,20 @@ def check_exist(paths: tuple[str, ...]) -> None:
     """``Error: pack not found: PATH`` and exit 2 for the first PATH that does not exist."""
     for path in paths:
         if not os.path.exists(path):  # os.path: False, never OSError, for odd or long names
-            fail(f"pack not found: {path}")
+            from drills.packs.errors import shown
+
+            fail(f"pack not found: {shown(path)}{_why_missing(path)}")
+
+
+def _why_missing(path: str) -> str:
+    """Why a PATH that is a symbolic link does not exist, else ''."""
+    if not os.path.islink(path):
+        return ""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return " (a symbolic link loop)" if exc.errno == errno.ELOOP else " (a broken symbolic link)"
+    return ""
 
 
 @click.command()
@@ -129,6 +146,7 @@ def new(name: str, output: str | None) -> None:
     Never overwrites a file and never creates folders. Check your edits with
     `drills packs validate NAME.yaml`.
     """
+    from drills.packs.errors import shown
     from drills.packs.template import starter_name_problem, starter_pack
     from drills.paths import packs_dir
 
@@ -146,20 +164,21 @@ def new(name: str, output: str | None) -> None:
             target = target / f"{name}.yaml"
         folder = target.parent
         if not folder.is_dir():
-            reason = f"{folder} is not a folder" if os.path.lexists(folder) else f"no folder {folder}"
-            fail(f"cannot write {target}: {reason} (folders are not created)", Exit.FAILED)
+            where = shown(str(folder))
+            reason = f"{where} is not a folder" if os.path.lexists(folder) else f"no folder {where}"
+            fail(f"cannot write {shown(str(target))}: {reason} (folders are not created)", Exit.FAILED)
         text = starter_pack(name, filename=str(target), packs_dir=str(packs_dir()))
         with target.open("x", encoding="utf-8") as fh:  # "x": never overwrite, even in a race
             created = True
             fh.write(text)
     except FileExistsError:
-        fail(f"{target} already exists; not overwriting it (choose another NAME or --output)", Exit.FAILED)
+        fail(f"{shown(str(target))} already exists; not overwriting it (choose another NAME or --output)", Exit.FAILED)
     except OSError as exc:
         if created:  # a half-written starter would block the next try ("already exists")
             target.unlink(missing_ok=True)
-        fail(f"cannot write {target}: {exc.strerror or exc}", Exit.FAILED)
-    click.echo(f"wrote {target}: a starter pack with one question of each kind")
-    click.echo(f"edit it, then check it with: drills packs validate {target}")
+        fail(f"cannot write {shown(str(target))}: {exc.strerror or exc}", Exit.FAILED)
+    click.echo(f"wrote {shown(str(target))}: a starter pack with one question of each kind")
+    click.echo(f"edit it, then check it with: drills packs validate {shown(str(target))}")
 
 
 def _plural(n: int, word: str) -> str:

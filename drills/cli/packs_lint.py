@@ -11,6 +11,7 @@ import click
 
 from drills.cli.common import Exit, fail
 from drills.core.lint import lint_questions
+from drills.packs.errors import shown
 
 if TYPE_CHECKING:
     from drills.core.questions import Question
@@ -54,10 +55,10 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
     start = time.monotonic()
     report = lint_questions(questions, seeds, progress=lambda line: click.echo(line, err=True))
     report.errors[:0] = pack_errors
-    for line in report.errors:
-        click.echo(f"error: {line}")
+    for line in report.errors:  # file names and pack text: controls shown, one line each
+        click.echo(f"error: {shown(line)}")
     for line in report.warnings:
-        click.echo(f"warning: {line}")
+        click.echo(f"warning: {shown(line)}")
     generated = sum(q.kind == "generated" for q in questions)
     click.echo(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s): {len(questions)} "
                f"questions ({generated} generated x {seeds} seeds), {report.items} items checked "

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from drills.core.generators.common import MIN_VARIANTS
+from drills.core.safetext import shorten
 
 if TYPE_CHECKING:
     from drills.core.questions import Question, Tolerance
@@ -89,7 +90,7 @@ class _Linter:
 
             check = grade(ref.text, ref, tol)
             self._graded[key] = None if check.verdict == "correct" else (
-                f"the reference answer {ref.text!r} grades as {check.verdict} against itself"
+                f"the reference answer {shorten(ref.text, 60)!r} grades as {check.verdict} against itself"
                 + (f" ({check.message})" if check.message else ""))
         return self._graded[key]
 
