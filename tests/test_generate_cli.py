@@ -88,7 +88,8 @@ def check_json_items(items: list[dict]) -> int:
             assert item["correct"] == ",".join(letters) and letters
         if "params" in item:
             p = item["params"]
-            want = float_metric(p["relevance"], p["judged"], p["k"], p["gain"], p["metric"], p.get("swap"))
+            want = float_metric(p["relevance"], p["judged"], p["k"], p["gain"], p["metric"], p.get("swap"),
+                                p.get("versus"))
             assert item["answer"]["value"] == pytest.approx(want, abs=1e-9), item["id"]
             checked += 1
         if item["kind"] == "numeric":

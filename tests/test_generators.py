@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from drills.core.answers import parse
 from drills.core.generators import REGISTRY
 from drills.core.generators.common import grades_text
-from drills.core.metrics import check_problem, metric_value
+from drills.core.metrics import QUANTITIES, check_problem, metric_value
 from drills.core.plan import GenerationError, instantiate
 from drills.core.questions import TOPICS, Question, Source
 from drills.session import QuestionShown
@@ -82,8 +82,20 @@ def f_dcg(grades: list[int], k: int, convention: str) -> float:
 
 
 def float_metric(relevance: list[int], judged: list[int] | None, k: int | None, gain: str,
-                 metric: str, swap: list[int] | None = None) -> float:
-    """DCG/IDCG/NDCG/RR/P/hit/|delta NDCG| with math.log2 and a sorted judged pool: no drills code."""
+                 metric: str, swap: list[int] | None = None, versus: list[int] | None = None) -> float:
+    """DCG/IDCG/NDCG/RR/P/hit/|delta NDCG|, NDCG(A) - NDCG(B), a gain ratio, a discount, a
+    contribution or a discount ratio with math.log2 and a sorted judged pool: no drills code."""
+    if metric == "gain_ratio":
+        return f_gain(relevance[0], gain) / f_gain(relevance[1], gain)
+    if metric == "discount":
+        return math.log2(k + 1)
+    if metric == "contribution":
+        return f_gain(relevance[k - 1], gain) / math.log2(k + 1)
+    if metric == "discount_ratio":
+        return math.log2(swap[1] + 1) / math.log2(swap[0] + 1)
+    if metric == "ndcg_difference":
+        return (float_metric(relevance, judged, k, gain, "ndcg")
+                - float_metric(versus, judged, k, gain, "ndcg"))
     kk = len(relevance) if k is None else k
     pool = sorted(judged if judged is not None else relevance, reverse=True)
     ideal = f_dcg(pool, len(pool) if k is None else k, gain)  # no cut-off: the whole pool
@@ -225,6 +237,14 @@ def check_item(q: Question, name: str) -> None:
     # the quiz states the expected answer form under every prompt: said once, not twice
     assert "e.g." not in q.prompt
     assert render(QuestionShown(0, 1, q, None), Style(False, 80)).count("e.g.") == 1
+    if q.problem is not None and q.metric in QUANTITIES:  # one gain or one rank: no list to show
+        check_problem(q.problem)
+        value = metric_value(q.problem, q.metric)
+        p = q.problem
+        expected = float_metric(list(p.relevance), None, p.k, p.gain, q.metric, list(p.swap or ()))
+        assert value.value == pytest.approx(expected, abs=1e-9)
+        assert q.answer is not None and parse(q.answer).value == pytest.approx(expected, abs=1e-12)
+        return
     if q.problem is not None:
         check_problem(q.problem)
         assert grades_text(q.problem.relevance) in q.prompt
@@ -235,11 +255,15 @@ def check_item(q: Question, name: str) -> None:
         value = metric_value(q.problem, q.metric)
         if q.metric in ("ndcg", "rr", "delta_ndcg"):
             assert -1e-12 <= value.value <= 1 + 1e-12
+        elif q.metric == "ndcg_difference":
+            assert -1 <= value.value <= 1 and q.problem.versus is not None
+            assert grades_text(q.problem.versus) in q.prompt
         else:
             assert value.value >= 0
         p = q.problem
         expected = float_metric(list(p.relevance), list(p.judged) if p.judged else None, p.k, p.gain,
-                                q.metric, list(p.swap) if p.swap else None)
+                                q.metric, list(p.swap) if p.swap else None,
+                                list(p.versus) if p.versus else None)
         assert value.value == pytest.approx(expected, abs=1e-9)
         assert q.params["relevance"] == list(p.relevance)
     else:

@@ -97,9 +97,11 @@ def check_numeric(question: Question, text: str, override: Tolerance | None = No
     diagnosis: tuple[str, ...] = ()
     pointer = None
     if result.verdict != "correct" and question.problem is not None and question.metric and result.value is not None:
-        from drills.core.diagnose import diagnose
+        from drills.core.diagnose import case_of, diagnose_case
 
-        d = diagnose(question.problem, question.metric, result.value, tol)
+        case = case_of(question)
+        assert case is not None
+        d = diagnose_case(case, result.value, tol)
         ids, diagnosis, pointer = tuple(d.ids), d.explanations, d.pointer
     return Outcome(verdict=result.verdict, summary=result.describe(), exact=result.exact,
                    error=result.error, misconceptions=ids, diagnosis=diagnosis, pointer=pointer,

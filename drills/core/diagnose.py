@@ -1,114 +1,42 @@
 """Wrong-formula diagnosis: recompute the answer under each known slip and name the match.
 
-Each misconception is a ``Formula`` for the same exact engine, so the value a slip
-produces and the step it gets wrong come from the grader's own computation.
-The ids are public output (transcripts, --json, stats): never rename one.
+The slips live in ``drills.core.slips`` (one module per family, registered by
+decorator); each is a ``Formula`` for the same exact engine or another quantity of the
+same problem, so the value a slip produces and the step it gets wrong come from the
+grader's own computation. The ids are public output (transcripts, --json, stats):
+never rename one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
 
 from drills.core.exact import Exact, decimal_text
-from drills.core.explain import row_text
+from drills.core.explain import row_text, value_line
 from drills.core.metrics import (
     STANDARD,
-    Formula,
     ProblemError,
     Solution,
     metric_value,
     solve,
 )
-from drills.core.questions import Problem, Tolerance
+from drills.core.questions import Problem, Question, Tolerance
+from drills.core.slips import SLIPS, Case, Slip
 
-
-@dataclass(frozen=True)
-class Misconception:
-    id: str
-    title: str
-    description: str
-    formula: Formula
-    metrics: tuple[str, ...] = ("dcg", "idcg", "ndcg", "delta_ndcg")
-    gains: tuple[str, ...] = ("exponential", "linear")
-
-
-_M = Misconception
-CATALOG: dict[str, Misconception] = {
-    m.id: m
-    for m in (
-        _M("idcg_zero_scores_one", "a query with no relevant document scored 1",
-           "No judged document is relevant, so IDCG is 0 and DCG / IDCG is undefined. drills "
-           "scores such a query 0, as scikit-learn, trec_eval and ranx do; 1 is LightGBM's and "
-           "XGBoost's convention. In an interview, name the convention you use.",
-           Formula(empty_ideal_one=True), metrics=("ndcg",)),
-        _M("linear_gain", "linear gain instead of 2^rel - 1",
-           "You used the grade itself as the gain. This question uses exponential gain 2^rel - 1, "
-           "which makes a highly relevant document count far more than a marginal one.",
-           Formula(gain="linear"), gains=("exponential",)),
-        _M("exponential_gain", "exponential gain instead of linear",
-           "You used 2^rel - 1 as the gain, but this question uses linear gain: gain = rel.",
-           Formula(gain="exponential"), gains=("linear",)),
-        _M("gain_without_minus_one", "gain 2^rel instead of 2^rel - 1",
-           "You dropped the - 1: with 2^rel an irrelevant document (rel 0) still earns gain 1. "
-           "The - 1 makes rel 0 worth exactly nothing.",
-           Formula(gain="pow2"), gains=("exponential",)),
-        _M("log2_rank", "discount log2(i) instead of log2(i + 1)",
-           "You discounted rank i by log2(i) with rank 1 undiscounted (the older "
-           "Jarvelin-Kekalainen form), so ranks 1 and 2 both got discount 1. "
-           "The standard discount is log2(i + 1): 1, log2(3), 2, log2(5), ...",
-           Formula(discount="log2_rank")),
-        _M("rank_offset", "discount log2(i + 2): ranks counted from 0 twice",
-           "You shifted the rank by one too many: rank 1 got log2(3) instead of log2(2) = 1. "
-           "With 1-based ranks the discount is log2(i + 1).",
-           Formula(discount="log2_offset")),
-        _M("reciprocal_discount", "discount 1/i (MRR-style) instead of 1/log2(i + 1)",
-           "You divided by the rank itself, as reciprocal rank does. NDCG's discount is the "
-           "gentler log2(i + 1), so lower ranks keep more credit.",
-           Formula(discount="reciprocal")),
-        _M("natural_log", "natural log instead of log2",
-           "You used ln(i + 1). NDCG does not change with the log base (it cancels), "
-           "but DCG and IDCG do: they are defined with log2.",
-           Formula(discount="ln"), metrics=("dcg", "idcg")),
-        _M("ideal_unsorted", "IDCG from the model's own order",
-           "You computed the 'ideal' DCG from the ranking as given, so DCG / IDCG came out 1. "
-           "The ideal order sorts the judged documents by relevance, best first.",
-           # not delta_ndcg: an "ideal" that moves with the swap is no longer |dDCG| / IDCG
-           Formula(ideal="unsorted"), metrics=("idcg", "ndcg")),
-        _M("ideal_ascending", "ideal order sorted ascending",
-           "You sorted the ideal list worst first. The ideal puts the most relevant document at "
-           "rank 1; an NDCG above 1 is the tell-tale sign of this slip.",
-           Formula(ideal="ascending"), metrics=("idcg", "ndcg", "delta_ndcg")),
-        _M("ideal_not_truncated", "IDCG over the whole ideal list, not cut at k",
-           "You summed the ideal DCG over every judged document. IDCG@k is cut at k, "
-           "like DCG@k, so a perfect top k scores 1.",
-           Formula(ideal="untruncated"), metrics=("idcg", "ndcg", "delta_ndcg")),
-        _M("ideal_from_retrieved", "IDCG from the retrieved documents only",
-           "You built the ideal order from the ranked list alone. The ideal comes from ALL judged "
-           "documents of the query, including relevant ones the system failed to retrieve.",
-           Formula(ideal="retrieved"), metrics=("idcg", "ndcg", "delta_ndcg")),
-        _M("dcg_not_truncated", "DCG summed past k",
-           "You summed DCG over the whole list. DCG@k stops at rank k.",
-           Formula(truncate_dcg=False), metrics=("dcg", "ndcg")),
-        _M("inverted_ratio", "IDCG / DCG instead of DCG / IDCG",
-           "You divided the other way round. NDCG = DCG / IDCG, so it lies in [0, 1].",
-           Formula(inverted=True), metrics=("ndcg",)),
-        _M("dcg_for_ndcg", "DCG given where NDCG was asked",
-           "You stopped at DCG. NDCG divides DCG by IDCG, the DCG of the ideal order, so that "
-           "every query lands on the same 0-1 scale.",
-           Formula(normalized=False), metrics=("ndcg",)),
-        _M("signed_delta", "a signed NDCG change where |delta NDCG| was asked",
-           "You kept the sign of NDCG after the swap minus NDCG before. LambdaRank weights a "
-           "pair by |delta NDCG|, the size of the change, which is never negative.",
-           Formula(absolute_delta=False), metrics=("delta_ndcg",)),
-    )
-}
+Misconception = Slip  # the name the front ends and older code use
+CATALOG: dict[str, Slip] = SLIPS
+TABLE_METRICS = ("dcg", "idcg", "ndcg", "delta_ndcg")
+# Two values closer than this (relative) are the same number: nothing can tell them apart.
+SAME = Decimal("1e-12")
 
 
 @dataclass(frozen=True)
 class Variant:
     """The value a misconception produces on a problem."""
 
-    misconception: Misconception
+    misconception: Slip
     value: Exact
 
 
@@ -116,7 +44,7 @@ class Variant:
 class Diagnosis:
     """What the learner's number matches: named slips, or a pointer into the worked steps."""
 
-    matches: tuple[Misconception, ...]
+    matches: tuple[Slip, ...]
     explanations: tuple[str, ...]
     pointer: str | None = None
 
@@ -125,33 +53,59 @@ class Diagnosis:
         return [m.id for m in self.matches]
 
 
-def _applies(m: Misconception, metric: str, gain: str) -> bool:
-    return metric in m.metrics and gain in m.gains
+def case_of(question: Question) -> Case | None:
+    """The slip case of a numeric question with a problem and a metric (else None)."""
+    if question.problem is None or not question.metric:
+        return None
+    graded = question.params.get("graded") if question.params else None
+    return Case(question.problem, question.metric, tuple(question.slips),
+                tuple(graded) if isinstance(graded, list | tuple) else None)
+
+
+def same(a: Decimal, b: Decimal) -> bool:
+    """Equal to 12 significant digits: a slip that gives the right number is no slip."""
+    return abs(a - b) <= SAME * max(Decimal(1), abs(b))
+
+
+@lru_cache(maxsize=1024)
+def slip_values(case: Case) -> tuple[Variant, ...]:
+    """Every slip that applies to ``case`` with its value, those equal to the answer left out."""
+    correct = metric_value(case.problem, case.metric).decimal()
+    out: list[Variant] = []
+    for m in SLIPS.values():
+        if not m.applies(case):
+            continue
+        try:
+            value = m.value(case)
+        except (ProblemError, ZeroDivisionError):
+            continue
+        if value is not None and not same(value.decimal(), correct):
+            out.append(Variant(m, value))
+    return tuple(out)
+
+
+def variants_for(case: Case, tolerance: Tolerance) -> list[Variant]:
+    """Every slip whose value can be told from the correct one under ``tolerance``."""
+    correct = metric_value(case.problem, case.metric).value
+    allowed = tolerance.allowed(correct)
+    return [v for v in slip_values(case) if abs(v.value.value - correct) > allowed]
 
 
 def variants(problem: Problem, metric: str, tolerance: Tolerance) -> list[Variant]:
-    """Every slip whose value can be told from the correct one under ``tolerance``."""
-    correct = metric_value(problem, metric).value
-    out: list[Variant] = []
-    for m in CATALOG.values():
-        if not _applies(m, metric, problem.gain):
-            continue
-        try:
-            value = metric_value(problem, metric, m.formula)
-        except (ProblemError, ZeroDivisionError):
-            continue
-        if abs(value.value - correct) > tolerance.allowed(correct):
-            out.append(Variant(m, value))
-    return out
+    """``variants_for`` with every slip registered for ``metric``."""
+    return variants_for(Case(problem, metric), tolerance)
 
 
-def right_step(problem: Problem, m: Misconception, metric: str = "ndcg") -> str:
+def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
     """The first place where the slip's computation departs from the correct one.
 
     Only the tables the asked ``metric`` uses are searched: IDCG's for an IDCG question.
+    A slip that is another quantity (or a one-number question) gets the right value's line.
     """
-    good, bad = solve(problem), solve(problem, m.formula)
     f = m.formula
+    if f is None or metric not in TABLE_METRICS:
+        return value_line(problem, metric)
+    good, bad = solve(problem), solve(problem, f)
     if f.inverted or not f.normalized:
         return f"NDCG = DCG / IDCG = {good.ndcg.text} = {decimal_text(good.ndcg.decimal(), 6)}"
     if f.empty_ideal_one:
@@ -199,36 +153,46 @@ def _closest(hits: list[tuple[float, Variant]]) -> list[tuple[float, Variant]]:
     apart. One exception: on a query with IDCG = 0 an answer of 1 is the convention
     slip, whatever formula also reaches 1 there.
     """
-    hits = sorted(hits, key=lambda pair: pair[0])  # stable: CATALOG order among equals
+    hits = sorted(hits, key=lambda pair: pair[0])  # stable: registration order among equals
     if not hits:
         return hits
     best = hits[0][0]
     kept = [(d, v) for d, v in hits if d <= 2 * best + 1e-12]
-    convention = [(d, v) for d, v in kept if v.misconception.formula.empty_ideal_one]
+    convention = [(d, v) for d, v in kept
+                  if v.misconception.formula is not None and v.misconception.formula.empty_ideal_one]
     return convention or kept
 
 
-def diagnose(problem: Problem, metric: str, learner: float, tolerance: Tolerance) -> Diagnosis:
+def diagnose_case(case: Case, learner: float, tolerance: Tolerance) -> Diagnosis:
     """Name the slips whose value the learner's answer matches (closest first)."""
+    problem, metric = case.problem, case.metric
     correct = metric_value(problem, metric).value
     if abs(learner - correct) <= tolerance.allowed(correct):
         return Diagnosis((), ())
     hits = [
         (abs(learner - v.value.value), v)
-        for v in variants(problem, metric, tolerance)
-        if abs(learner - v.value.value) <= tolerance.allowed(v.value.value)
+        for v in variants_for(case, tolerance)
+        if abs(learner - v.value.value) <= tolerance.allowed(v.value.value) * (1 + 1e-9) + 1e-15
     ]
     hits = _closest(hits)
     matches = tuple(v.misconception for _, v in hits)
     if not matches:
         return Diagnosis((), (), _pointer(problem, metric, learner))
     explanations = tuple(
-        f"{v.misconception.description} That formula gives {decimal_text(v.value.decimal(), 6)}. "
+        f"{v.misconception.describe(metric)} "
+        f"{'That value is' if v.misconception.id.startswith('answered_') else 'That formula gives'} "
+        f"{decimal_text(v.value.decimal(), 6)}. "
         f"Right step: {right_step(problem, v.misconception, metric)}."
         for _, v in hits
     )
     return Diagnosis(matches, explanations)
 
 
-__all__ = ["CATALOG", "STANDARD", "Diagnosis", "Misconception", "Solution", "Variant",
-           "diagnose", "right_step", "variants"]
+def diagnose(problem: Problem, metric: str, learner: float, tolerance: Tolerance) -> Diagnosis:
+    """``diagnose_case`` with every slip registered for ``metric``."""
+    return diagnose_case(Case(problem, metric), learner, tolerance)
+
+
+__all__ = ["CATALOG", "STANDARD", "Case", "Diagnosis", "Misconception", "Solution", "Variant",
+           "case_of", "diagnose", "diagnose_case", "right_step", "slip_values", "variants",
+           "variants_for"]

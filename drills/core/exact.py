@@ -249,6 +249,56 @@ class Ratio:
         return self.text
 
 
+def rational_of(x: Any) -> Fraction | None:
+    """The exact rational value of a Log or LogSum when it has one, else None."""
+    if isinstance(x, Log):
+        return x.rational
+    if isinstance(x, LogSum) and x.is_rational:
+        return x.const
+    return None
+
+
+@dataclass(frozen=True)
+class Quotient:
+    """``num / den`` of two discounts (Log or LogSum), e.g. log2(11)/log2(3)."""
+
+    num: Any
+    den: Any
+
+    def __post_init__(self) -> None:
+        if rational_of(self.den) == 0:
+            raise ZeroDivisionError("quotient with a zero denominator")
+
+    @property
+    def rational(self) -> Fraction | None:
+        a, b = rational_of(self.num), rational_of(self.den)
+        return None if a is None or b is None else a / b
+
+    @property
+    def text(self) -> str:
+        q = self.rational
+        if q is not None:
+            return _frac_text(q)
+        if rational_of(self.den) == 1:
+            return self.num.text
+        wrap = [t if isinstance(x, Log) or rational_of(x) is not None and "/" not in t else f"({t})"
+                for x, t in ((self.num, self.num.text), (self.den, self.den.text))]
+        return f"{wrap[0]}/{wrap[1]}"
+
+    def decimal(self) -> decimal.Decimal:
+        return _CTX.divide(self.num.decimal(), self.den.decimal())
+
+    @property
+    def value(self) -> float:
+        return float(self.decimal())
+
+    def to_sympy(self) -> Any:
+        return self.num.to_sympy() / self.den.to_sympy()
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def with_value(text: str, value: str) -> str:
     """``13/2 + 1/log2(3) = 7.1309``, but just ``15`` when the exact text is the number."""
     return text if text == value else f"{text} = {value}"

@@ -5,10 +5,11 @@ No terminal library here: the CLI and the quiz front ends print these strings.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from drills.core.exact import Exact, LogSum, decimal_text, with_value
-from drills.core.metrics import Row, Solution, metric_value, solve, swapped
+from drills.core.metrics import QUANTITIES, Row, Solution, discount, metric_value, solve, swapped
 from drills.core.questions import Problem, Question
 
 
@@ -108,12 +109,47 @@ def worked_solution(sol: Solution, max_rows: int = 50) -> str:
     return "\n".join(lines)
 
 
+def quantity_steps(problem: Problem, metric: str) -> str:
+    """One line for a gain ratio, a discount, a contribution or a discount ratio."""
+    value = metric_value(problem, metric)
+    shown = with_value(value.text, num(value, 6))
+    if metric == "gain_ratio":
+        a, b = problem.relevance
+        return (f"gain({a}) / gain({b}) = ({gain_text(a, problem.gain)}) / ({gain_text(b, problem.gain)})"
+                f" = {shown}")
+    if metric == "discount":
+        i = problem.k or 1
+        return f"The discount at rank {i} is log2({i} + 1) = {shown}."
+    if metric == "contribution":
+        i = problem.k or 1
+        rel = problem.relevance[i - 1]
+        d = discount(i)
+        return (f"Rank {i}: rel {rel}, gain {gain_text(rel, problem.gain)}, discount "
+                f"{d.symbol}{'' if d.symbol == d.text else ' = ' + d.text}, contribution "
+                f"gain / discount = {shown}.")
+    i, j = problem.swap or (1, 1)
+    return (f"Contribution = gain / log2(rank + 1), and the gain stays the same, so it shrinks by "
+            f"log2({j} + 1) / log2({i} + 1) = {shown}.")
+
+
 def worked_steps(problem: Problem, metric: str) -> str:
     """The engine's worked steps for any metric it computes."""
     k = problem.cutoff
     grades = ", ".join(map(str, problem.relevance))
     if metric in ("dcg", "idcg", "ndcg"):
         return worked_solution(solve(problem))
+    if metric in QUANTITIES:
+        return quantity_steps(problem, metric)
+    if metric == "ndcg_difference":
+        a = solve(problem)
+        b = solve(replace(problem, relevance=problem.versus or (), versus=None))
+        diff = metric_value(problem, metric)
+        return (f"Ranking A: {worked_solution(a)}\n\n"
+                f"Ranking B [{', '.join(map(str, b.problem.relevance))}]: same documents, same "
+                f"{a.label('IDCG')}; {b.label('DCG')} = {with_value(b.dcg.text, num(b.dcg, 10))}\n"
+                f"{a.label('NDCG')}(A) - {a.label('NDCG')}(B) = (DCG(A) - DCG(B)) / IDCG"
+                f" = ({num(a.dcg, 10)} - {num(b.dcg, 10)}) / {num(a.idcg, 10)}\n"
+                f"        = {diff.text}\n        = {num(diff, 12)}")
     if metric == "delta_ndcg":
         before, after = solve(problem), solve(swapped(problem))
         i, j = problem.swap or (0, 0)
@@ -136,6 +172,34 @@ def worked_steps(problem: Problem, metric: str) -> str:
         return (f"Ranked grades [{grades}]: {hits} of the top {k} are relevant (grade > 0), "
                 f"so P@{k} = {hits}/{k} = {num(metric_value(problem, 'precision'))}.")
     return f"Ranked grades [{grades}]: {hits} relevant in the top {k}, so Hit@{k} = {int(hits > 0)}."
+
+
+def value_line(problem: Problem, metric: str) -> str:
+    """The right value of ``metric`` in one line, for a diagnosis's "right step"."""
+    if metric in QUANTITIES:
+        return quantity_steps(problem, metric)
+    if metric == "ndcg_difference":
+        a = solve(problem)
+        b = solve(replace(problem, relevance=problem.versus or (), versus=None))
+        diff = metric_value(problem, metric)
+        return (f"Ranking A: {worked_solution(a)}\n\n"
+                f"Ranking B [{', '.join(map(str, b.problem.relevance))}]: same documents, same "
+                f"{a.label('IDCG')}; {b.label('DCG')} = {with_value(b.dcg.text, num(b.dcg, 10))}\n"
+                f"{a.label('NDCG')}(A) - {a.label('NDCG')}(B) = (DCG(A) - DCG(B)) / IDCG"
+                f" = ({num(a.dcg, 10)} - {num(b.dcg, 10)}) / {num(a.idcg, 10)}\n"
+                f"        = {diff.text}\n        = {num(diff, 12)}").rstrip(".")
+    value = metric_value(problem, metric)
+    shown = with_value(value.text, num(value, 6))
+    if metric in ("dcg", "idcg", "ndcg"):
+        sol = solve(problem)
+        if metric == "ndcg":
+            return f"{sol.label('NDCG')} = {sol.label('DCG')} / {sol.label('IDCG')} = {shown}"
+        return f"{sol.label(metric.upper())} = {shown}"
+    if metric == "delta_ndcg":
+        return f"|delta NDCG| = |DCG after - DCG before| / IDCG = {shown}"
+    if metric == "ndcg_difference":
+        return f"NDCG(A) - NDCG(B) = (DCG(A) - DCG(B)) / IDCG = {shown}"
+    return worked_steps(problem, metric).rstrip(".")
 
 
 def worked_for(question: Question) -> str | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from drills.core.generators.common import MIN_VARIANTS
+from drills.core.metrics import QUANTITIES
 from drills.core.safetext import shorten
 
 if TYPE_CHECKING:
@@ -71,9 +72,9 @@ class _Linter:
             value = ref.value
             if q.metric in UNIT_METRICS and not -1e-12 <= value <= 1 + 1e-12:
                 errors.append(f"{q.metric} = {value:.6g} is outside [0, 1]")
-            elif value < -1e-12:
+            elif value < -1e-12 and q.metric != "ndcg_difference":  # A - B may be negative
                 errors.append(f"{q.metric} = {value:.6g} is negative")
-            if not _lists_in_prompt(q):
+            if q.metric not in QUANTITIES and not _lists_in_prompt(q):  # one gain or rank: no list
                 errors.append("the prompt does not show the ranked relevance list "
                               f"{_grades(q.problem.relevance)}")
             if generated and q.metric in DIAGNOSED and q.generator not in SAME_UNDER_EVERY_FORMULA:

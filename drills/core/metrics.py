@@ -28,7 +28,13 @@ DISCOUNT_FORMS = {
     "log2_offset": "log2(i + 2)",
     "reciprocal": "i",
     "ln": "ln(i + 1)",
+    "zero_based": "log2(i) with ranks counted from 0",  # one quantity's slip; not for sums
 }
+# Metrics about one gain or one rank rather than a whole ranking (see quantity()):
+# gain_ratio: gain(relevance[0]) / gain(relevance[1]); discount: the discount at rank k;
+# contribution: gain / discount of the document at rank k; discount_ratio: how many times
+# smaller a document's contribution is at rank j than at rank i, for swap = (i, j).
+QUANTITIES = ("gain_ratio", "discount", "contribution", "discount_ratio")
 # Largest list the engine accepts: keeps every call bounded.
 # Interview lists have 3-20 documents and grades 0-4 (0-10 at most): these caps keep a
 # graded answer (the solution, every slip's value, the worked steps) well under a second.
@@ -170,6 +176,8 @@ def check_problem(problem: Problem) -> None:
         raise ProblemError(f"k must be at least 1, got {problem.k}")
     if problem.gain not in ("exponential", "linear"):
         raise ProblemError(f"unknown gain {problem.gain!r} (use exponential or linear)")
+    if problem.versus is not None and Counter(problem.versus) != Counter(rel):
+        raise ProblemError("the second ranking must hold the same documents (the same grades)")
     if problem.swap is not None:
         i, j = problem.swap
         if not (1 <= i <= len(rel) and 1 <= j <= len(rel)) or i == j:
@@ -292,7 +300,8 @@ def hit(problem: Problem) -> LogSum:
 
 
 def metric_value(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exact:
-    """The exact value of ``metric`` (dcg, idcg, ndcg, rr, precision, hit, delta_ndcg)."""
+    """The exact value of ``metric`` (dcg, idcg, ndcg, rr, precision, hit, delta_ndcg, or one
+    of QUANTITIES)."""
     if metric in ("dcg", "idcg", "ndcg"):
         sol = solve(problem, formula)
         return {"dcg": sol.dcg, "idcg": sol.idcg, "ndcg": sol.ndcg}[metric]
@@ -304,4 +313,9 @@ def metric_value(problem: Problem, metric: str, formula: Formula = STANDARD) -> 
         return precision(problem)
     if metric == "hit":
         return hit(problem)
-    raise ProblemError(f"unknown metric {metric!r}")
+    from drills.core.quantities import ndcg_difference, quantity
+
+    if metric == "ndcg_difference":
+        return ndcg_difference(problem, formula)
+    check_problem(problem)
+    return quantity(problem, metric, formula)

@@ -157,6 +157,8 @@ def _problem_json(q: Question) -> dict[str, Any]:
     }
     if p.swap is not None:
         out["swap"] = list(p.swap)
+    if p.versus is not None:
+        out["versus"] = list(p.versus)
     return out
 
 

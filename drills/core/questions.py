@@ -24,7 +24,9 @@ TOPICS: tuple[str, ...] = (
 )
 GAINS: tuple[str, ...] = ("exponential", "linear")
 # Metrics the exact engine can compute for a Problem.
-METRICS: tuple[str, ...] = ("dcg", "idcg", "ndcg", "rr", "precision", "hit", "delta_ndcg")
+METRICS: tuple[str, ...] = ("dcg", "idcg", "ndcg", "rr", "precision", "hit", "delta_ndcg",
+                            "gain_ratio", "discount", "contribution", "discount_ratio",
+                            "ndcg_difference")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class Problem:
     k: int | None = None
     gain: str = "exponential"
     swap: tuple[int, int] | None = None
+    # A second ranking of the same documents, for ``ndcg_difference`` (NDCG - NDCG of versus).
+    versus: tuple[int, ...] | None = None
 
     @property
     def cutoff(self) -> int:
@@ -111,6 +115,8 @@ class Question:
     generator: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     tolerance: Tolerance | None = None
+    # The slip ids a generator declares for what it asks (empty: every slip for the metric).
+    slips: tuple[str, ...] = ()
     pack: str = ""
     source: Source = field(default_factory=Source)
 

@@ -137,6 +137,8 @@ def problem_params(problem: Problem, metric: str) -> dict[str, Any]:
     }
     if problem.swap is not None:
         out["swap"] = list(problem.swap)
+    if problem.versus is not None:
+        out["versus"] = list(problem.versus)
     return out
 
 
@@ -170,6 +172,14 @@ def _diagnosable(problem: Problem, metric: str, tolerance: Tolerance) -> bool:
     return len(variants(problem, metric, tolerance)) >= MIN_VARIANTS
 
 
+def declared(metric: str, without: Sequence[str] = ("graded_labels",)) -> tuple[str, ...]:
+    """The slips a generator declares for what it asks: every slip registered for ``metric``
+    but ``without`` (graded_labels needs the graded list a binary question came from)."""
+    from drills.core.slips import slips_for
+
+    return tuple(s for s in slips_for(metric) if s not in without)
+
+
 def shuffled(rng: random.Random, options: Sequence[Option]) -> tuple[Option, ...]:
     out = list(options)
     rng.shuffle(out)
@@ -189,12 +199,18 @@ def concrete(
     answer: str | None = None,
     options: Sequence[Option] = (),
     hints: Sequence[str] = (),
+    slips: Sequence[str] | None = None,
 ) -> Question:
     """The concrete item: the template's id/topic/difficulty/hints/pack/source, our content.
 
     The template's own explanation (if any) follows the generated one; its hints win
-    over the generator's defaults.
+    over the generator's defaults. ``slips``: the wrong formulas the grader checks for
+    what the item asks (default: every slip registered for ``metric``).
     """
+    if slips is None and metric:
+        from drills.core.slips import slips_for
+
+        slips = slips_for(metric)
     if template.explanation.strip():
         explanation = f"{explanation}\n\n{template.explanation.strip()}"
     return replace(
@@ -211,4 +227,5 @@ def concrete(
         hints=template.hints or tuple(hints),
         generator=name,
         params=dict(params),
+        slips=tuple(slips or ()),
     )

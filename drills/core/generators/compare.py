@@ -18,6 +18,7 @@ from drills.core.generators.common import (
     concrete,
     conventions,
     cutoff_phrase,
+    declared,
     diagnosable,
     draw_relevant_list,
     grades_text,
@@ -114,10 +115,13 @@ def compare_rankings(template: Question, params: Mapping[str, Any], rng: random.
     concrete_params = {**p, "k": k, "ranking_a": a, "ranking_b": b, "judged": None}
     if ask == "difference":
         diff = Ratio(sa.dcg - sb.dcg, sa.idcg)
+        problem = Problem(tuple(a), None, k, gain, versus=tuple(b))
+        concrete_params.update(problem_params(problem, "ndcg_difference"))
         lines += [f"Compute {label}(A) - {label}(B){cutoff_phrase(k, n)} (negative when B scores higher)."]
         return concrete(
             template, COMPARE_RANKINGS, concrete_params, kind="numeric", prompt="\n".join(lines),
-            answer=diff.text, explanation=f"{values}. {why} The difference is (DCG(A) - DCG(B)) / IDCG.",
+            problem=problem, metric="ndcg_difference",
+            slips=declared("ndcg_difference"), answer=diff.text, explanation=f"{values}. {why} The difference is (DCG(A) - DCG(B)) / IDCG.",
             hints=("Same documents, same IDCG: the difference is (DCG(A) - DCG(B)) / IDCG.",),
         )
     order = compare(sa.ndcg, sb.ndcg)
@@ -191,6 +195,7 @@ def binary_vs_graded(template: Question, params: Mapping[str, Any], rng: random.
         return concrete(
             template, BINARY_VS_GRADED, concrete_params, kind="numeric", prompt="\n".join(lines),
             problem=b_problem, metric="ndcg", explanation=f"{values}. {why}",
+            slips=declared("ndcg", without=()),
             hints=("With binary labels each relevant document contributes 1 / log2(rank + 1).",),
         )
     order = compare(g_value, b_value)

@@ -14,6 +14,7 @@ from typing import Any
 from drills.core.exact import Log
 from drills.core.generators.common import (
     concrete,
+    declared,
     grades_text,
     n_param,
     problem_params,
@@ -65,7 +66,7 @@ def single_relevant(template: Question, params: Mapping[str, Any], rng: random.R
             "than RR does.")
     return concrete(
         template, SINGLE_RELEVANT, {**p, **problem_params(problem, metric)}, kind="numeric",
-        prompt=prompt, problem=problem, metric=metric, explanation=note,
+        prompt=prompt, problem=problem, metric=metric, explanation=note, slips=declared(metric),
         hints=("The ideal ranking puts the single relevant document at rank 1.",),
     )
 
@@ -98,7 +99,7 @@ def ndcg_at_1_binary(template: Question, params: Mapping[str, Any], rng: random.
                             "Compute NDCG@1."])
         return concrete(
             template, NDCG_AT_1_BINARY, {**p, **problem_params(problem, "ndcg")}, kind="numeric",
-            prompt=prompt, problem=problem, metric="ndcg", explanation=note,
+            prompt=prompt, problem=problem, metric="ndcg", explanation=note, slips=declared("ndcg"),
             hints=("With k = 1 only the top document matters, for DCG and for IDCG.",),
         )
     rr = Fraction(1, first)
@@ -157,6 +158,7 @@ def gain_ratio(template: Question, params: Mapping[str, Any], rng: random.Random
             f"gain {_frac(ratio('linear'))}. Neighbouring grades: 3, 7/3, 15/7, 31/15 ... tending to 2.")
     return concrete(
         template, GAIN_RATIO, {**p, "high": high, "low": low}, kind="numeric", prompt=prompt,
+        problem=Problem((high, low)), metric="gain_ratio", slips=declared("gain_ratio"),
         answer=_frac(exp_ratio), explanation=note,
         hints=("Write both gains out: 2^rel - 1 for each grade.",),
     )
@@ -197,6 +199,7 @@ def discount_at_rank(template: Question, params: Mapping[str, Any], rng: random.
                 "log2(2) = 1 (no discount); with log2(i) instead, ranks 1 and 2 would both get 1.")
         return concrete(
             template, DISCOUNT_AT_RANK, {**p, "rank": i}, kind="numeric", prompt=prompt,
+            problem=Problem((0,) * i, k=i), metric="discount", slips=declared("discount"),
             answer=log.text, explanation=note,
             hints=("Rank 1 is not discounted: its discount is 1.",),
         )
@@ -213,6 +216,7 @@ def discount_at_rank(template: Question, params: Mapping[str, Any], rng: random.
             f"{top.value / bottom.value:.4f}.")
     return concrete(
         template, DISCOUNT_AT_RANK, {**p, "ranks": [i, j]}, kind="numeric", prompt=prompt,
+        problem=Problem((0,) * j, swap=(i, j)), metric="discount_ratio", slips=declared("discount_ratio"),
         answer=answer, explanation=note,
         hints=("Divide the two discounts: the gain cancels.",),
     )

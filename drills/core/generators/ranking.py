@@ -15,6 +15,7 @@ from drills.core.generators.common import (
     concrete,
     conventions,
     cutoff_phrase,
+    declared,
     diagnosable,
     draw_relevant_list,
     grades_text,
@@ -119,6 +120,7 @@ def ndcg_hand(template: Question, params: Mapping[str, Any], rng: random.Random)
     return concrete(
         template, NDCG_HAND, concrete_params, kind="numeric", prompt=prompt,
         problem=problem, metric=metric, explanation=_hand_notes(relevance, k, unretrieved, metric),
+        slips=declared(metric),
         hints=("Write a table: rank, grade, gain, discount log2(rank + 1), gain / discount.",
                "IDCG: sort every judged grade best first, cut at k, and sum the same way."),
     )
@@ -178,7 +180,7 @@ def swap_delta(template: Question, params: Mapping[str, Any], rng: random.Random
     concrete_params = {**p, "k": k, **problem_params(problem, "delta_ndcg")}
     return concrete(
         template, SWAP_DELTA, concrete_params, kind="numeric", prompt=prompt,
-        problem=problem, metric="delta_ndcg", explanation=note,
+        problem=problem, metric="delta_ndcg", explanation=note, slips=declared("delta_ndcg"),
         hints=("Only the two swapped ranks change: compare their gain / discount before and after.",
                "Divide the change in DCG by IDCG (which the swap does not change)."),
     )
@@ -232,6 +234,6 @@ def edge_case(template: Question, params: Mapping[str, Any], rng: random.Random)
     concrete_params = {**p, "case": case, "k": k, **problem_params(problem, "ndcg")}
     return concrete(
         template, EDGE_CASE, concrete_params, kind="numeric", prompt="\n".join(lines),
-        problem=problem, metric="ndcg", explanation=note,
+        problem=problem, metric="ndcg", explanation=note, slips=declared("ndcg"),
         hints=("Before computing anything, compare the list with its ideal order.",),
     )
