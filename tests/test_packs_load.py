@@ -276,7 +276,7 @@ def test_problem_checks(tmp_path):
     assert "missing: [2]" in errors["questions[0].problem.judged"].message
     assert "needs `swap" in errors["questions[1].problem"].message
     assert errors["questions[2].problem.swap[1]"].message == "must be from 1 to 2, got 3"
-    assert "not both" in errors["questions[3].answer"].message
+    assert "needs `metric:` too" in errors["questions[3].metric"].message  # an answer may carry its problem
     assert "needs `answer" in errors["questions[4]"].message and errors["questions[4]"].line == 8
 
 

@@ -22,20 +22,25 @@ if TYPE_CHECKING:
 
 # The exact engine's own limits, so a pack that loads can always be computed.
 MAX_LIST, MAX_GRADE = _metrics.MAX_LIST, _metrics.MAX_RELEVANCE
-PROBLEM_FIELDS = ("relevance", "judged", "k", "gain", "swap")
+PROBLEM_FIELDS = ("relevance", "judged", "k", "gain", "swap", "versus")
+SWAP_METRICS = ("delta_ndcg", "discount_ratio")
 OPTION_FIELDS = ("text", "correct", "explanation")
 
 Check = Callable[["Checker", dict, FieldPath, "PackMeta | None"], dict[str, Any]]
 
 
 def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
-    """Either an exact ``answer`` or a ``problem`` + ``metric`` the engine solves."""
+    """An exact ``answer``, a ``problem`` + ``metric`` the engine solves, or both: an answer
+    with the problem it is about, so that its wrong-formula slips are checked too."""
     out: dict[str, Any] = {"unit": c.text(item, p, "unit")}
     has_answer, has_problem = "answer" in item, "problem" in item
-    if has_answer and has_problem:
-        c.err((*p, "answer"), "give either `answer` or `problem` + `metric`, not both")
+    if has_answer and has_problem and "metric" not in item:
+        c.err((*p, "metric"), "a `problem` beside an `answer` needs `metric:` too (what the answer is "
+                              "the value of), so that its slips can be checked")
         return out
-    if has_answer:
+    if has_answer and has_problem:
+        out["answer"] = _answer(c, item["answer"], (*p, "answer"))
+    elif has_answer:
         if "metric" in item:
             c.err((*p, "metric"), "`metric` goes with `problem`; an `answer` is already the value")
         out["answer"] = _answer(c, item["answer"], (*p, "answer"))
@@ -50,10 +55,15 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
         c.err((*p, "problem"), "`problem` could not be read: give `relevance: [...]` and "
                                "optionally `judged`, `k`, `gain`")
     if problem is not None and metric is not None:
-        if metric == "delta_ndcg" and problem.swap is None:
-            c.err((*p, "problem"), "metric delta_ndcg needs `swap: [i, j]` (two 1-based ranks)")
-        elif metric != "delta_ndcg" and problem.swap is not None:
-            c.err((*p, "problem", "swap"), "`swap` is only used by metric delta_ndcg")
+        if metric in SWAP_METRICS and problem.swap is None:
+            c.err((*p, "problem"), f"metric {metric} needs `swap: [i, j]` (two 1-based ranks)")
+        elif metric not in SWAP_METRICS and problem.swap is not None:
+            c.err((*p, "problem", "swap"), "`swap` is only used by metrics delta_ndcg and discount_ratio")
+        elif metric in _metrics.QUANTITIES or metric == "ndcg_difference":
+            try:  # k is the rank asked about, a gain ratio compares two grades, ...
+                _metrics.metric_value(problem, metric)
+            except (_metrics.ProblemError, ZeroDivisionError) as exc:
+                c.err((*p, "problem"), f"metric {metric}: {exc}")
     out.update(problem=problem, metric=metric)
     return out
 
@@ -137,6 +147,12 @@ def _problem(c: Checker, value: Any, p: FieldPath, default_gain: str) -> Problem
     ok = ok and gain is not None
     swap = _swap(c, m.get("swap"), (*p, "swap"), relevance) if m.get("swap") is not None else None
     ok = ok and (m.get("swap") is None or swap is not None)
+    versus = _grades(c, m.get("versus"), (*p, "versus"), required=False)  # ndcg_difference's B
+    ok = ok and (m.get("versus") is None or versus is not None)
+    if relevance is not None and versus is not None and Counter(relevance) != Counter(versus):
+        c.err((*p, "versus"), "`versus` is a second ranking of the same documents: the same grades "
+                              "in another order")
+        ok = False
     if relevance is not None and judged is not None and not Counter(relevance) <= Counter(judged):
         missing = Counter(relevance) - Counter(judged)
         c.err((*p, "judged"), "`judged` is the query's whole judged pool, so it must contain every ranked "
@@ -144,7 +160,7 @@ def _problem(c: Checker, value: Any, p: FieldPath, default_gain: str) -> Problem
         ok = False
     if not ok or relevance is None or gain is None:
         return None
-    return Problem(relevance, judged, k, gain, swap)
+    return Problem(relevance, judged, k, gain, swap, versus)
 
 
 def _swap(c: Checker, raw: Any, p: FieldPath, relevance: tuple[int, ...] | None) -> tuple[int, int] | None:
