@@ -38,6 +38,9 @@ from drills.events import (  # noqa: F401 - re-exported: the front ends import t
 
 GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A concept answer is a few sentences; a numeric or choice answer is capped by the parser
+# (drills.core.answers.MAX_LENGTH). Longer text is refused before any work is done on it.
+MAX_CONCEPT_LENGTH = 10_000
 # A concept answer is self-graded; the transcript and the store see a verdict.
 # As in spaced repetition: "hard" is a recall, with effort; only "again" is a miss.
 GRADE_VERDICT = {"again": "wrong", "hard": "correct", "good": "correct", "easy": "correct"}
@@ -130,6 +133,8 @@ class Session:
         # Undecodable input bytes arrive as lone surrogates (surrogateescape): they would
         # fail to encode when the answer is saved, so they become U+FFFD here.
         text = _SURROGATE.sub("\ufffd", text)
+        if len(text) > self.input_limit():
+            return self.too_long(len(text))
         stripped = text.strip()
         if stripped.startswith(":"):
             name = stripped[1:].split()[0].lower() if stripped[1:].split() else ""
@@ -156,6 +161,20 @@ class Session:
                            misconceptions=tuple(outcome.misconceptions), outcome=outcome,
                            explanation=full)
         return [Graded(rec, self.deferred), *self._advance()]
+
+    def input_limit(self) -> int:
+        """The longest answer the current question takes (front ends cap their input here)."""
+        q = self.current()
+        if q is not None and q.kind == "concept" and self._pending is None:
+            return MAX_CONCEPT_LENGTH
+        from drills.core.answers import MAX_LENGTH
+
+        return MAX_LENGTH
+
+    def too_long(self, length: int) -> list[Event]:
+        """An answer of ``length`` characters was refused unread (a paste of any size)."""
+        return [InvalidAnswer(f"answer too long ({length:,} characters, at most "
+                              f"{self.input_limit():,})")]
 
     def self_grade(self, grade: str) -> list[Event]:
         """again | hard | good | easy (or 1-4) after a concept answer was revealed."""

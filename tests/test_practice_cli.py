@@ -200,27 +200,40 @@ def test_a_transcript_that_cannot_be_written_is_named_and_fails_the_run(drills_h
         store.close()
 
 
-def test_recorder_reports_a_lost_answer_even_after_a_schedule_failure(capsys):
-    from drills.cli.practice import Recorder
+def test_recorder_retries_then_raises_and_keeps_the_unsaved_answer(capsys, monkeypatch):
+    import drills.cli.recorder as rec
     from drills.core.questions import Question
     from drills.events import Record
     from drills.store import StoreError
     from drills.store.review import ReviewError
+    from drills.tui import SaveFailed
 
+    monkeypatch.setattr(rec, "RETRY_DELAY", 0)
     failures = iter([ReviewError("the answer was saved, but the review schedule of q1 could not "
-                                 "be updated: boom"), StoreError("disk I/O error"), None])
+                                 "be updated: boom"),
+                     StoreError("disk I/O error"), StoreError("disk I/O error"),  # answer 2: twice
+                     StoreError("disk full"), None])  # answer 3: the automatic retry saves it
+    saved = []
 
     class Store:
         def record_attempt(self, session_id, attempt):
             exc = next(failures)
             if exc is not None:
                 raise exc
+            saved.append(attempt.given)
 
-    recorder = Recorder(Store(), 1, None)
+    recorder = rec.Recorder(Store(), 1, None)
     q = Question(id="q1", topic="t", kind="numeric", prompt="?", answer="1")
-    for _ in range(3):
-        recorder(Record(0, q, "correct", "1", 1.0))
+    recorder(Record(0, q, "correct", "1", 1.0))
+    with pytest.raises(SaveFailed, match="disk I/O error"):
+        recorder(Record(1, q, "wrong", "2", 1.0))
+    recorder(Record(2, q, "wrong", "3", 1.0))
+    assert saved == ["3"]
+    assert recorder.schedule_failed and recorder.failed
+    assert list(recorder.unsaved) == [1] and recorder.unsaved[1]["given"] == "2"
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("Error: the answer was saved, but the review schedule of q1")
-    assert err[1] == "Error: disk I/O error (this answer is not saved; the next ones will be tried)"
-    assert recorder.schedule_failed and recorder.failed
+    recorder.report_unsaved()
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("Not saved: 1 answer was graded but not saved")
+    assert json.loads(err[1])["given"] == "2" and json.loads(err[1])["verdict"] == "wrong"

@@ -51,6 +51,9 @@ def cli(ctx: click.Context) -> None:
     Run `drills` alone to start a practice session, or `drills solve 2,1,3,0`
     for a worked NDCG solution.
     """
+    from drills.gate import gated
+
+    ctx.with_resource(gated())  # every line printed from here on passes the sanitiser
     if ctx.invoked_subcommand is None:
         practice = cli.get_command(ctx, "practice")
         if practice is None:
@@ -60,9 +63,12 @@ def cli(ctx: click.Context) -> None:
 
 
 def main() -> None:
+    from drills.gate import gated
+
     try:
         try:
-            cli.main(prog_name="drills")
+            with gated():
+                cli.main(prog_name="drills")
         finally:
             sys.stdout.flush()  # here, not at exit, so a full disk is reported below
     except KeyboardInterrupt:  # pragma: no cover - a Ctrl-C outside the quiz loop

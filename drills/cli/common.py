@@ -76,27 +76,45 @@ def tolerance_option(text: str | None) -> Tolerance | None:
         fail(str(exc))
 
 
-def open_store() -> Store:
-    """Open the history (a bad DRILLS_HOME exits 1 with one line) and pass on its notice."""
+def open_store(readonly: bool = False) -> Store:
+    """Open the history (a bad DRILLS_HOME exits 1 with one line); its notices go to stderr.
+
+    Notices (a damaged database moved aside or repaired mid-command: where, and how many
+    rows were kept) are printed as one line each, now and whenever one comes later.
+    ``readonly``: for a command that only reads (no write access needed, nothing created).
+    """
     from drills.store import Store, StoreError
 
     try:
-        store = Store.open()
+        store = Store.open(readonly=readonly)
     except StoreError as exc:
         fail(str(exc), Exit.FAILED)
-    if store.notice:  # e.g. a damaged database was moved aside: say where
-        click.echo(store.notice, err=True)
+    for text in store.notices:
+        click.echo(text, err=True)
+    store.notices.clear()
+    store.notify = lambda text: click.echo(text, err=True)
     return store
 
 
 @contextmanager
-def history_store() -> Iterator[Store]:
-    """``open_store`` for a command that reads or writes and is done: closed on the way out."""
-    store = open_store()
+def history_store(readonly: bool = False) -> Iterator[Store]:
+    """``open_store`` for a command that reads or writes and is done: closed on the way out.
+
+    A StoreError in the block (damage that could not be repaired, a locked database) is
+    one line and exit 1; rows left out for a damaged field are counted in one notice.
+    """
+    from drills.store import StoreError
+    from drills.store.fields import skipped_notice
+
+    store = open_store(readonly=readonly)
     try:
         yield store
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
     finally:
         store.close()
+    if store.skipped:
+        click.echo(skipped_notice(store.skipped), err=True)
 
 
 def parse_grades(text: str, what: str = "relevance") -> tuple[int, ...]:
@@ -113,3 +131,15 @@ def parse_grades(text: str, what: str = "relevance") -> tuple[int, ...]:
             fail(f"{what} grade {p} is too large (grades are small integers such as 0-4)")
         grades.append(int(p))
     return tuple(grades)
+
+
+def silence_stdout() -> None:
+    """Standard output is gone (a closed pipe): point it at /dev/null so nothing more fails there."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -9,7 +9,6 @@ the Store and appended to the transcript before the next question is shown.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -26,6 +25,7 @@ from drills.cli.common import (
     fail,
     open_store,
     pick_seed,
+    silence_stdout,
     tolerance_option,
 )
 from drills.core.questions import Question
@@ -65,112 +65,85 @@ def _mock_mix(questions: Sequence[Question], seed: int, count: int) -> list[Ques
         fail(str(exc), Exit.FAILED)
 
 
-class Recorder:
-    """Store + transcript: each graded question is saved before the next one is shown."""
+def open_transcript(path: str) -> IO[str]:
+    """Open ``--transcript FILE`` for writing, or exit 2 with one line before any question.
 
-    def __init__(self, store: Any, session_id: int, transcript: IO[str] | None) -> None:
-        self.store, self.session_id, self.transcript = store, session_id, transcript
-        self.failed = False  # the store refused an answer (reported once; the run exits 1)
-        self.schedule_failed = False  # an answer saved, its review schedule not (same)
-        self.lost_transcript = False
+    Never over the history database; a FIFO with no reader is refused at once instead of
+    hanging (opened non-blocking, then made blocking), while a pipe that has a reader
+    (``--transcript >(jq .)``) works.
+    """
+    import errno
+    import os
 
-    def close(self) -> None:
-        """Close the transcript; a failure here was already reported at the write, or is now."""
-        out, self.transcript = self.transcript, None
-        if out is None:
-            return
-        try:
-            out.close()
-        except OSError as exc:
-            self.lost_transcript = True
-            click.echo(f"Error: cannot write the transcript {out.name}: {exc.strerror or exc}", err=True)
+    from drills.core.safetext import visible
+    from drills.store.guard import history_target
 
-    def __call__(self, record: Any) -> None:
-        q = record.question
-        params = _params(q)
-        if self.transcript is not None:
-            line = {"id": q.id, "topic": q.topic, "kind": q.kind, "prompt": q.prompt}
-            if params is not None:
-                line["params"] = params
-            line.update(given=record.given, verdict=record.verdict)
-            if record.self_grade:
-                line["self_grade"] = record.self_grade
-            if record.expected_value is not None:
-                line["expected"] = {"exact": record.expected, "value": record.expected_value}
-            else:
-                line["expected"] = record.expected
-            line.update(misconceptions=list(record.misconceptions), seconds=record.seconds)
-            try:
-                self.transcript.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
-                self.transcript.flush()
-            except OSError as exc:
-                click.echo(f"Error: cannot write the transcript {self.transcript.name}: "
-                           f"{exc.strerror or exc} (the rest of the session is not written to it)",
-                           err=True)
-                with contextlib.suppress(OSError):
-                    self.transcript.close()
-                self.transcript = None
-                self.lost_transcript = True
-        from drills.store import Attempt, StoreError
-        from drills.store.review import ReviewError
-
-        attempt = Attempt(q.id, q.topic, q.kind, record.verdict, record.given or None,
-                          record.expected or None, record.expected_value,
-                          tuple(record.misconceptions), float(record.seconds),
-                          generator=q.generator, params=params, self_grade=record.self_grade)
-        try:
-            self.store.record_attempt(self.session_id, attempt)
-        except ReviewError as exc:  # the answer is in; only its schedule is not
-            if not self.schedule_failed:
-                click.echo(f"Error: {exc}", err=True)
-            self.schedule_failed = True
-        except StoreError as exc:
-            if not self.failed:
-                click.echo(f"Error: {exc} (this answer is not saved; the next ones will be tried)",
-                           err=True)
-            self.failed = True
-
-
-def _params(q: Question) -> dict[str, Any] | None:
-    """The concrete parameters of a generated question (None for fixed questions)."""
-    return json.loads(json.dumps(dict(q.params), default=str)) if q.generator and q.params else None
+    hit = history_target(path)
+    if hit is not None:
+        fail(f"refusing to write the transcript over the history database {visible(str(hit))}; "
+             "choose another file")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
+    except OSError as exc:
+        why = "a pipe that nobody reads" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
+        fail(f"cannot write the transcript {visible(path)}: {why}")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "w", encoding="utf-8")
 
 
 def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options: dict[str, Any],
              transcript: str | None = None, per_question: float | None = None,
              minutes: float | None = None, feedback: str = "immediate", tolerance: Any = None,
              store_mode: str | None = None) -> int:
-    """Run one session to its summary; returns the exit code."""
-    from drills.session import Options, Session
-    from drills.tui import run
+    """Run one session to its summary; returns the exit code.
 
-    out = None
-    if transcript is not None:
-        try:
-            out = open(transcript, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            fail(f"cannot write the transcript {transcript}: {exc.strerror or exc}")
+    The session row is ended (time, score, report) however the quiz ends: its summary, a
+    failed save, SIGTERM or SIGHUP (exit 128 + the signal), or a terminal that went away.
+    """
+    from drills.cli.recorder import Recorder, Signals
+    from drills.session import Options, Session
+    from drills.store import StoreError
+    from drills.tui import Signalled, run
+
+    out = open_transcript(transcript) if transcript is not None else None
     session = Session(items, Options(mode=mode, feedback=feedback, seconds=per_question,
                                      minutes=minutes, tolerance=tolerance,
                                      seed=None if store_mode == "review" else seed))  # review: no --seed
     recorder = None
+    code = Exit.OK
     try:
-        session_id = store.start_session(store_mode or mode, seed, options)
-        recorder = Recorder(store, session_id, out)
-        summary = run(session, recorder)
-        report = {"counts": summary.counts, "by_topic": {k: list(v) for k, v in summary.by_topic.items()},
-                  "misconceptions": summary.misconceptions, "review": list(summary.review),
-                  "asked": summary.asked, "quit_early": summary.quit_early}
-        store.end_session(session_id, summary.score, summary.asked, report)
+        with Signals() as signals:
+            session_id = store.start_session(store_mode or mode, seed, options)
+            recorder = Recorder(store, session_id, out, signals, transcript)
+            try:
+                run(session, recorder)
+            except Signalled as sig:
+                code = 128 + sig.signum
+            except BrokenPipeError:  # `drills practice | head`: the reader left; end quietly
+                silence_stdout()
+            except OSError:  # the terminal went away mid-session: end the session row all the same
+                code = Exit.FAILED
+            summary = session.summary()
+            report = {"counts": summary.counts,
+                      "by_topic": {k: list(v) for k, v in summary.by_topic.items()},
+                      "misconceptions": summary.misconceptions, "review": list(summary.review),
+                      "asked": summary.asked, "quit_early": summary.quit_early or not session.finished}
+            store.end_session(session_id, summary.score, summary.asked, report)
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback
         fail(f"{type(exc).__name__}: {exc}", Exit.FAILED)
     finally:
         if recorder is not None:
             recorder.close()
+            with contextlib.suppress(OSError):
+                recorder.report_unsaved()
         elif out is not None:
             with contextlib.suppress(OSError):
                 out.close()
         store.close()
+    if code != Exit.OK:
+        return int(code)
     # the answers are in the history either way; a transcript or history that was asked
     # for and could not be written makes the run a failure a script can see
     lost = recorder is not None and (recorder.lost_transcript or recorder.failed

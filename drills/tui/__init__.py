@@ -7,6 +7,7 @@ prints the rendered text. prompt_toolkit is imported only by the interactive fro
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -24,8 +25,24 @@ PLAIN_END = "all on one line"
 _warm: list[threading.Thread] = []
 
 
+class Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived: end the session as :quit does, then exit 128 + ``signum``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class SaveFailed(Exception):
+    """``on_record`` could not save a record, after retrying: the quiz must not go on silently."""
+
+
 class Output:
-    """Record, then print: the one path every event takes to the screen."""
+    """Record, then print: the one path every event takes to the screen.
+
+    A record that cannot be saved stops the events where they are (``failure`` is set and
+    nothing more is drawn): the front end then calls ``retry`` or ``give_up``.
+    """
 
     def __init__(self, style: Style, on_record: OnRecord | None = None,
                  echo: Callable[[str], None] | None = None) -> None:
@@ -33,14 +50,46 @@ class Output:
         self.on_record = on_record
         self.echo = echo or _print
         self.summary: Summary | None = None
+        self.failure: SaveFailed | None = None
+        self._held: list[Event] = []
+        self._next = 0  # the held event whose record is still to be saved
+        self._giving_up = False
         self._first = True
 
     def emit(self, events: list[Event]) -> None:
-        for ev in events:  # persist first: a crash while drawing must not lose an answer
+        self._held, self._next = list(events), 0
+        self._persist()
+
+    def retry(self) -> None:
+        """Try the failed save again; the held events go on when it works."""
+        self._persist()
+
+    def give_up(self, keep: Callable[[Event], bool] = lambda ev: not isinstance(ev, QuestionShown)) -> None:
+        """Go on without the failed save: draw what was held (by default no next question)."""
+        self._giving_up = True
+        self._persist(keep)
+
+    def _persist(self, keep: Callable[[Event], bool] | None = None) -> None:
+        events = self._held
+        while self._next < len(events):  # persist first: a crash while drawing must not lose an answer
+            ev = events[self._next]
             if isinstance(ev, RECORD_EVENTS) and self.on_record is not None:
-                self.on_record(ev.record)
+                try:
+                    self.on_record(ev.record)
+                except SaveFailed as exc:
+                    if not self._giving_up:
+                        self.failure = exc
+                        return
+                except Signalled:  # raised once the record was dealt with: do not save it twice
+                    self._next += 1
+                    raise
             if isinstance(ev, Finished):
                 self.summary = ev.summary
+            self._next += 1
+        self.failure, self._held = None, []
+        self._draw([ev for ev in events if keep is None or keep(ev)])
+
+    def _draw(self, events: list[Event]) -> None:
         for ev in events:
             text = render(ev, self.style)
             if isinstance(ev, QuestionShown):
@@ -101,12 +150,20 @@ def run(session: Session, on_record: OnRecord | None = None, *,
     if interactive is None:
         interactive = is_terminal()
     width = shutil.get_terminal_size().columns
-    if interactive:
-        out = Output(Style(use_color(sys.stdout), width, CONCEPT_END), on_record)
-        out.emit(session.start())  # the first question is up before prompt_toolkit is imported
-        from drills.tui.interactive import run_interactive
+    out = Output(Style(use_color(sys.stdout), width, CONCEPT_END if interactive else PLAIN_END),
+                 on_record)
+    try:
+        if interactive:
+            out.emit(session.start())  # the first question is up before prompt_toolkit is imported
+            from drills.tui.interactive import run_interactive
 
-        return run_interactive(session, out=out)
-    from drills.tui.plain import run_plain
+            return run_interactive(session, out=out)
+        from drills.tui.plain import run_plain
 
-    return run_plain(session, out=Output(Style(use_color(sys.stdout), width, PLAIN_END), on_record))
+        return run_plain(session, out=out)
+    except Signalled:
+        if not session.finished:  # a typed concept answer is saved; the summary shown if it can be
+            out.give_up()
+            with contextlib.suppress(OSError, ValueError):
+                out.emit(session.quit())
+        raise

@@ -19,9 +19,11 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import HTML
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
 
 from drills.session import Session, Summary
 from drills.tui import CONCEPT_END, OnRecord, Output, settle, warm_up
+from drills.tui.capped import CappedParser, Overflow
 from drills.tui.render import Style, clock_text, use_color
 
 
@@ -33,16 +35,51 @@ class _TimeUp(Exception):
         self.typed = typed
 
 
-def _history() -> History:
-    try:
-        from drills.paths import home
+MAX_HISTORY_BYTES = 1 << 20  # answers only; a larger file is not read into memory
 
-        path = home()
-        if path.is_dir():
-            return FileHistory(str(path / "answer_history"))
-    except OSError:
-        pass
-    return InMemoryHistory()
+
+def _history() -> tuple[History, str | None]:
+    """Up-arrow history from ``$DRILLS_HOME/answer_history``, used only when that is a regular file.
+
+    A folder, FIFO, device or link to one (``/dev/zero`` would be read without end) keeps
+    the history in memory for this session; the second value says so, once.
+    """
+    import os
+    import stat
+
+    from drills.core.safetext import visible
+    from drills.paths import home
+
+    try:
+        folder = home()
+        if not folder.is_dir():
+            return InMemoryHistory(), None
+        path = folder / "answer_history"
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            return FileHistory(str(path)), None
+        if not stat.S_ISREG(info.st_mode):
+            why = "is not a regular file"
+        elif info.st_size > MAX_HISTORY_BYTES:
+            why = f"is larger than {MAX_HISTORY_BYTES >> 20} MB"
+        else:
+            return FileHistory(str(path)), None
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop on Python 3.11
+        path, why = None, f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    where = visible(str(path)) if path is not None else "answer_history"
+    return InMemoryHistory(), f"Note: {where} {why}; answer history is kept in memory this session."
+
+
+def _cap_input(inp: Any, overflow: Overflow) -> None:
+    """A paste of any size costs time in proportion to it and memory up to the limit."""
+    parser = getattr(inp, "vt100_parser", None)
+    if parser is not None:
+        inp.vt100_parser = CappedParser(parser.feed_key_callback, overflow)
+    reader = getattr(inp, "stdin_reader", None)
+    read = getattr(reader, "read", None)
+    if read is not None:  # 64 KiB a wake-up instead of prompt_toolkit's 1 KiB
+        reader.read = lambda count=1024: read(max(count, 1 << 16))
 
 
 class Interactive:
@@ -53,8 +90,20 @@ class Interactive:
         self.session = session
         self.out = out
         self.first = True
+        self.overflow = Overflow(session.input_limit)
         keys = KeyBindings()
         concept = Condition(lambda: self._concept_answer())
+        full = Condition(lambda: len(self.prompt.default_buffer.text) >= session.input_limit())
+
+        @keys.add(Keys.Any, filter=full)
+        def _drop(event: Any) -> None:  # past the limit: count, do not grow the line
+            self.overflow.dropped += len(event.data)
+
+        @keys.add(Keys.BracketedPaste)
+        def _paste(event: Any) -> None:
+            buf = event.current_buffer
+            data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+            buf.insert_text(self.overflow.take(data, session.input_limit() - len(buf.text)))
 
         @keys.add("enter", filter=concept)
         def _enter(event: Any) -> None:
@@ -65,14 +114,20 @@ class Interactive:
             else:
                 buf.insert_text("\n")
 
+        note = None
+        if history is None:
+            history, note = _history()
         self.prompt = PromptSession(
-            history=history if history is not None else _history(),
+            history=history,
             input=input, output=output, key_bindings=keys,
             multiline=concept,
             prompt_continuation=lambda width, line, wrap: "...".rjust(width - 1) + " ",
             bottom_toolbar=self.toolbar,
             refresh_interval=0.5,
         )
+        if note:
+            self.out.echo(note)
+        _cap_input(self.prompt.input, self.overflow)
 
     def _concept_answer(self) -> bool:
         q = self.session.current()
@@ -112,6 +167,7 @@ class Interactive:
                 warm_up()
 
             app.after_render += warm
+        self.overflow.dropped = 0
         try:
             return await self.prompt.prompt_async(self._message())
         finally:
@@ -132,7 +188,8 @@ class Interactive:
         while not s.finished:
             try:
                 text = await self._ask()
-                events = s.submit(text)
+                dropped, self.overflow.dropped = self.overflow.dropped, 0
+                events = s.too_long(len(text) + dropped) if dropped else s.submit(text)
             except _TimeUp as up:
                 events = s.timeout(up.typed)
             except KeyboardInterrupt:
@@ -143,8 +200,30 @@ class Interactive:
                 self.out.echo(f"Error: {exc} (the question stays; :skip to move on)")
                 continue
             self.out.emit(events)
+            if self.out.failure is not None:
+                await self._save_failed()
         assert self.out.summary is not None
         return self.out.summary
+
+    async def _save_failed(self) -> None:
+        """Pause on an answer that could not be saved: retry, or quit with it reported."""
+        out, s = self.out, self.session
+        ask = PromptSession(input=self.prompt.input, output=self.prompt.output,
+                            history=InMemoryHistory())
+        while out.failure is not None:
+            out.echo(f"Could not save your answer: {out.failure}\n"
+                     "Free some space (or fix the problem), then r to retry; q to end the session "
+                     "(the answer is then printed so it is not lost).")
+            try:
+                choice = (await ask.prompt_async("retry or quit [r/q]> ")).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                choice = "q"
+            if choice in ("r", "retry", ""):
+                out.retry()
+            elif choice in ("q", "quit"):
+                out.give_up()
+                if not s.finished:
+                    out.emit(s.quit())
 
 
 def run_interactive(session: Session, on_record: OnRecord | None = None, *, out: Output | None = None,
@@ -154,6 +233,12 @@ def run_interactive(session: Session, on_record: OnRecord | None = None, *, out:
     if out is None:
         width = shutil.get_terminal_size().columns
         out = Output(Style(use_color(sys.stdout), width, CONCEPT_END), on_record, echo)
+    if output is None:  # prompt_toolkit draws with its own escape sequences: past the gate
+        from prompt_toolkit.output import create_output
+
+        from drills.gate import ungated
+
+        output = create_output(stdout=ungated(sys.stdout))
     runner = Interactive(session, out, input=input, output=output, history=history)
     try:
         return asyncio.run(runner.main())

@@ -25,7 +25,7 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
         out.emit(session.start())
     # No background warm-up here: piped answers arrive at once, so importing sympy in a
     # thread would only compete with grading them (and hold the exit until it finished).
-    source = lines if lines is not None else sys.stdin
+    source = lines if lines is not None else _stdin_lines()
     echo_input = lines is None and not _isatty(sys.stdin)  # piped answers: show them in the log
     try:
         for line in source:
@@ -33,6 +33,9 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
             if echo_input:
                 out.echo(f"> {text}")
             out.emit(session.submit(text))
+            if out.failure is not None:  # nothing graded is lost silently: stop here
+                _stop(session, out)
+                break
             if session.finished:
                 break
         if not session.finished:  # EOF: end cleanly with what was answered
@@ -42,6 +45,25 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
             out.emit(session.quit())
     assert out.summary is not None
     return out.summary
+
+
+def _stdin_lines() -> Iterable[str]:
+    """Standard input as text whatever the locale: a bad byte becomes U+FFFD, never an abort."""
+    import io
+
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # already text (a test's StringIO)
+        return sys.stdin
+    encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+    return io.TextIOWrapper(buffer, encoding=encoding, errors="replace")
+
+
+def _stop(session: Session, out: Output) -> None:
+    assert out.failure is not None
+    print(f"Error: {out.failure}; the session stops here.", file=sys.stderr, flush=True)
+    out.give_up()
+    if not session.finished:
+        out.emit(session.quit())
 
 
 def _isatty(stream: object) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from drills.core.questions import LETTERS
+from drills.core.safetext import shorten, visible
 from drills.session import (
     Finished,
     Graded,
@@ -93,7 +94,12 @@ class Style:
         return self.wrap("\n".join(out), indent)
 
     def wrap(self, text: str, indent: str = "") -> str:
-        """Wrap to the width: prose plainly, list items and long indented formulas with a hanging indent."""
+        """Wrap to the width: prose plainly, list items and long indented formulas with a hanging indent.
+
+        Control characters are shown, not sent (``visible``): pack and learner text reaches
+        the screen through here.
+        """
+        text = visible(text)
         out = []
         width = max(20, self.width - 1)
         for line in text.splitlines():
@@ -127,13 +133,13 @@ def render(event: Any, style: Style = Style()) -> str:
 
 def question(ev: QuestionShown, style: Style) -> str:
     q = ev.question
-    head = f"Question {ev.index + 1}/{ev.total} · {q.topic} · {q.difficulty}"
+    head = visible(f"Question {ev.index + 1}/{ev.total} · {q.topic} · {q.difficulty}")
     if ev.limit:
         head += f" · {clock_text(ev.limit)} to answer"
     lines = [style.paint(head, "bold", "cyan"), style.reflow(q.prompt)]
     if q.kind == "choice":
         width = max(20, style.width - 1)
-        lines += ["\n".join(textwrap.wrap(f"{LETTERS[i]}) {o.text}", width, initial_indent="  ",
+        lines += ["\n".join(textwrap.wrap(visible(f"{LETTERS[i]}) {o.text}"), width, initial_indent="  ",
                                            subsequent_indent="     "))
                   for i, o in enumerate(q.options)]
         form = f"a letter, a to {LETTERS[len(q.options) - 1]}"
@@ -236,12 +242,12 @@ def report(s: Summary, style: Style) -> str:
              style.wrap("\n".join(_totals(s, style)[1:])), ""]
     lines.append(style.paint("Score by topic", "bold"))
     for topic, (right, n) in sorted(s.by_topic.items()):
-        lines.append(f"  {topic:<22} {right}/{n}")
+        lines.append(visible(f"  {topic:<22} {right}/{n}"))
     lines += ["", style.paint("Time per question", "bold")]
     for r in s.records:
         limit = f" of {clock_text(r.limit)}" if r.limit else ""
-        lines.append(f"  {r.index + 1:>2}. {r.question.topic:<22} {clock_text(r.seconds):>5}{limit}"
-                     f"  {r.verdict}")
+        lines.append(visible(f"  {r.index + 1:>2}. {r.question.topic:<22} "
+                             f"{clock_text(r.seconds):>5}{limit}  {r.verdict}"))
     if s.misconceptions:
         from drills.core.diagnose import CATALOG
 
@@ -251,7 +257,7 @@ def report(s: Summary, style: Style) -> str:
             lines.append(f"  {mid} x{n}" + (f": {title}" if title else ""))
     lines += ["", style.paint("What to review next", "bold")]
     if s.review:
-        lines += [f"  - {item}" for item in s.review]
+        lines += [visible(f"  - {item}") for item in s.review]
     elif not s.records:
         lines.append("  - no question was answered: run the mock again when you have the time")
     elif len(s.records) < s.total:
@@ -263,11 +269,10 @@ def report(s: Summary, style: Style) -> str:
         if missed:
             lines += ["", style.paint("Explanations", "bold")]
         for r in missed:
-            lines += ["", style.paint(f"Q{r.index + 1} ({r.question.topic}): {r.verdict}", "bold"),
+            lines += ["", style.paint(visible(f"Q{r.index + 1} ({r.question.topic}): {r.verdict}"), "bold"),
                       style.reflow(r.question.prompt, "  ")]
             if r.given:
-                first = r.given.splitlines()[0]
-                lines.append(f"  you answered: {first if len(first) <= 60 else first[:57] + '...'}")
+                lines.append(f"  you answered: {shorten(r.given.splitlines()[0], 60)}")
             lines.append(explanation(r, style))
     return "\n".join(lines)
 
