@@ -65,7 +65,8 @@ class Term:
 
     def __init__(self, args: list[str], home: Path, extra_env: dict[str, str] | None = None) -> None:
         env = dict(os.environ, DRILLS_HOME=str(home), TERM="xterm", NO_COLOR="1",
-                   PYTHONPATH=str(ROOT), **(extra_env or {}))
+                   PYTHONPATH=str(ROOT))
+        env.update(extra_env or {})
         env.pop("PROMPT_TOOLKIT_NO_CPR", None)
         self.child = pexpect.spawn(sys.executable, ["-m", "drills", *args], env=env, cwd=str(ROOT),
                                    encoding="utf-8", dimensions=(40, 100), timeout=30)

@@ -7,12 +7,11 @@ Output is a pure function of the seed and the options (byte-identical on a rerun
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from drills.cli.catalog import check_topics, load_questions
 from drills.cli.common import check_count, check_difficulty, check_seed, fail, pick_seed
+from drills.core.safetext import json_text
 
 
 @click.command()
@@ -65,7 +64,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     if as_json:
         from drills.core.plan import item_json
 
-        click.echo(json.dumps([item_json(q) for q in items], indent=2, ensure_ascii=False))
+        click.echo(json_text([item_json(q) for q in items], indent=2, ensure_ascii=False))
     else:
         from drills.worksheet import markdown_sheet, text_sheet
 

@@ -67,6 +67,8 @@ class Output:
     def give_up(self, keep: Callable[[Event], bool] = lambda ev: not isinstance(ev, QuestionShown)) -> None:
         """Go on without the failed save: draw what was held (by default no next question)."""
         self._giving_up = True
+        if self.failure is not None:  # its record stays with on_record's owner, reported unsaved
+            self._next += 1
         self._persist(keep)
 
     def _persist(self, keep: Callable[[Event], bool] | None = None) -> None:
