@@ -15,7 +15,10 @@ class Options:
     """How a session runs; ``seed`` is only carried through to the summary."""
 
     mode: str = "practice"  # practice | mock
-    feedback: str = "immediate"  # immediate | end (explanations deferred to the report)
+    # brief: a miss shows a compact card (verdict, diagnosis, the step that went wrong), the
+    # worked solution on :steps; full: the worked solution at once; end: in the report only.
+    feedback: str = "brief"
+    pause: bool = False  # after a miss, wait (Waiting) until the learner goes on: terminals only
     seconds: float | None = None  # per-question limit
     minutes: float | None = None  # whole-session limit (mock)
     tolerance: Tolerance | None = None
@@ -74,6 +77,7 @@ class Recorded:
 
     record: Record
     deferred: bool = False  # mock with feedback=end: say "recorded", explain in the report
+    brief: bool = False  # feedback=brief: the compact card, the worked solution on :steps
 
 
 class Graded(Recorded):
@@ -118,6 +122,11 @@ class Revealed:
 @dataclass(frozen=True)
 class Notice:
     text: str
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """After a miss, on a terminal: the next question waits for Enter (s: the worked steps)."""
 
 
 @dataclass(frozen=True)

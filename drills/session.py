@@ -34,7 +34,10 @@ from drills.events import (  # noqa: F401 - re-exported: the front ends import t
     StepsShown,
     Summary,
     TimedOut,
+    Waiting,
 )
+
+FEEDBACK: tuple[str, ...] = ("brief", "full", "end")
 
 GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -82,6 +85,9 @@ class Session:
         self._pending: Revealed | None = None  # concept answer revealed, awaiting a self-grade
         self._given = ""
         self._answer_seconds = 0.0
+        self._waiting = False
+        if self.options.feedback not in FEEDBACK:
+            raise ValueError(f"feedback must be one of {', '.join(FEEDBACK)}, not {self.options.feedback!r}")
 
     @property
     def mock(self) -> bool:
@@ -96,15 +102,24 @@ class Session:
         return sum(r.verdict == "correct" for r in self.records)
 
     @property
+    def brief(self) -> bool:
+        return self.options.feedback == "brief"
+
+    @property
     def awaiting_grade(self) -> bool:
         return self._pending is not None
+
+    @property
+    def waiting(self) -> bool:
+        """A miss was just explained; the next question is shown when the learner goes on."""
+        return self._waiting
 
     def current(self) -> Question | None:
         return None if self.finished else self.items[self.index]
 
     def deadline(self) -> float | None:
         """Clock time when the current question runs out (None: untimed or grading)."""
-        if self.finished or self._pending is not None:
+        if self.finished or self._pending is not None or self._waiting:
             return None
         ends = []
         if self.options.seconds:
@@ -136,6 +151,8 @@ class Session:
         if len(text) > self.input_limit():
             return self.too_long(len(text))
         stripped = text.strip()
+        if self._waiting:
+            return self._while_waiting(stripped)
         if stripped.startswith(":"):
             name = stripped[1:].split()[0].lower() if stripped[1:].split() else ""
             if name in COMMANDS:
@@ -160,7 +177,30 @@ class Session:
                            expected_value=outcome.expected_value,
                            misconceptions=tuple(outcome.misconceptions), outcome=outcome,
                            explanation=full)
-        return [Graded(rec, self.deferred), *self._advance()]
+        events: list[Event] = [Graded(rec, self.deferred, brief=self.brief)]
+        missed = outcome.verdict != "correct"
+        if missed and self.brief and not self.options.pause and not self.deferred:
+            events.append(Notice("(:steps shows the full worked solution)"))
+        return events + self._advance(wait=missed)
+
+    def go_on(self) -> list[Event]:
+        """Enter after a miss: the next question."""
+        if not self._waiting:
+            return []
+        self._waiting = False
+        return [self._show()]
+
+    def _while_waiting(self, text: str) -> list[Event]:
+        word = text.lower()
+        if not word:
+            return self.go_on()
+        if word in ("s", "steps", ":s"):
+            return self.steps()
+        if word.startswith(":"):
+            name = word[1:].split()[0] if word[1:].split() else ""
+            if name in COMMANDS and name != "hint":
+                return COMMANDS[name][1](self)
+        return [Notice("Press Enter for the next question, or s for the worked solution."), Waiting()]
 
     def input_limit(self) -> int:
         """The longest answer the current question takes (front ends cap their input here)."""
@@ -210,7 +250,9 @@ class Session:
         if self.deferred and not self.finished:
             return [Notice("explanations come in the report at the end of the mock")]
         events: list[Event] = [StepsShown(self.records[-1].explanation, self.records[-1])]
-        if not self.finished and self._pending is None:  # the question still waiting, again
+        if self._waiting:
+            events.append(Waiting())
+        elif not self.finished and self._pending is None:  # the question still waiting, again
             events.append(QuestionShown(self.index, len(self.items), self.items[self.index],
                                         self.remaining()))
         return events
@@ -219,6 +261,8 @@ class Session:
     def skip(self) -> list[Event]:
         if self.finished:
             return []
+        if self._waiting:  # Ctrl-C on the feedback: go on, never skip a question not yet seen
+            return self.go_on()
         if self._pending is not None:  # a concept answer already typed: keep it, ungraded
             return [Skipped(self._ungraded(), self.deferred), *self._advance()]
         rec = self._record("skipped", "", **_answer_for(self.items[self.index]))
@@ -290,10 +334,13 @@ class Session:
         self.best_streak = max(self.best_streak, self.streak)
         return rec
 
-    def _advance(self) -> list[Event]:
+    def _advance(self, wait: bool = False) -> list[Event]:
         self.index += 1
         if self.index >= len(self.items):
             return self.quit(early=False)
+        if wait and self.options.pause and not self.deferred:
+            self._waiting = True
+            return [Waiting()]
         return [self._show()]
 
     def summary(self) -> Summary:

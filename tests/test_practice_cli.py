@@ -38,7 +38,7 @@ def run(*args: str, input: str = ""):
     (["mock", "--minutes", "0"], "--minutes must be a positive number"),
     (["mock", "--per-question", "-5"], "--per-question must be a positive number"),
     (["mock", "--count", "0"], "--count must be at least 1"),
-    (["mock", "--feedback", "later"], "(choices: end, immediate)"),
+    (["mock", "--feedback", "later"], "(choices: end, brief, full)"),
     (["practice", "--count", "1001"], "--count must be at most 1000"),
     (["practice", "--seed", str(2**63)], "--seed must be a whole number from 0 to"),
     (["mock", "--seed", "-1"], "--seed must be a whole number from 0 to"),

@@ -22,6 +22,7 @@ from drills.session import (
     Skipped,
     StepsShown,
     TimedOut,
+    Waiting,
     covered,
 )
 from drills.tui.render import Style, render
@@ -86,7 +87,7 @@ def test_exact_expression_is_correct():
 
 
 def test_wrong_answer_is_diagnosed_with_worked_solution():
-    s = Session([NDCG])
+    s = Session([NDCG], Options(feedback="full"))
     s.start()
     events = s.submit("0.8675")
     (graded,) = of(events, Graded)
@@ -96,6 +97,46 @@ def test_wrong_answer_is_diagnosed_with_worked_solution():
     assert "Diagnosis: linear_gain" in text and "IDCG@4" in text
     assert isinstance(events[-1], Finished)
     assert s.streak == 0
+
+
+def test_brief_feedback_is_a_card_and_the_steps_wait_for_steps():
+    s = Session([NDCG, NDCG])
+    s.start()
+    events = s.submit("0.8675")
+    (graded,) = of(events, Graded)
+    card = render(graded, Style(width=80))
+    assert "Diagnosis: linear_gain" in card and "That formula gives 0.867503" in card
+    assert "Right step: DCG rank 1" in card
+    assert "IDCG@4" not in card  # the tables wait for :steps
+    assert len(card.splitlines()) <= 12
+    assert of(events, Notice) and ":steps" in render(of(events, Notice)[0])  # no pause: say how
+    assert of(events, QuestionShown)  # plain mode: nothing waits
+    (steps,) = of(s.submit(":steps"), StepsShown)
+    assert "IDCG@4" in render(steps)
+
+
+def test_after_a_miss_on_a_terminal_the_next_question_waits_for_enter():
+    clock = Clock()
+    s = Session([NDCG, CHOICE], Options(pause=True, seconds=30), clock=clock)
+    s.start()
+    events = s.submit("0.8675")
+    assert of(events, Waiting) and not of(events, QuestionShown) and s.waiting
+    assert s.deadline() is None  # reading the feedback costs no question time
+    clock.now += 100
+    shown = s.submit("s")
+    assert of(shown, StepsShown) and of(shown, Waiting)  # the full solution, still waiting
+    assert of(s.submit("b"), Notice) and s.waiting  # not taken as the next answer
+    (question,) = of(s.submit(""), QuestionShown)
+    assert question.question is CHOICE and question.limit == 30 and not s.waiting
+    assert of(s.submit("b"), Graded) and s.finished  # a right answer never waits
+
+
+def test_ctrl_c_on_the_feedback_goes_on_and_skips_nothing():
+    s = Session([NDCG, CHOICE], Options(pause=True))
+    s.start()
+    s.submit("0.8675")
+    (question,) = of(s.skip(), QuestionShown)
+    assert question.question is CHOICE and len(s.records) == 1
 
 
 def test_invalid_answer_is_asked_again_not_counted():
@@ -406,7 +447,7 @@ def test_key_points_match_words_clauses_and_the_fields_synonyms(point, answer, h
 
 def test_steps_re_shows_the_question_with_the_time_left():
     clock = Clock()
-    s = Session([NDCG, CHOICE], Options(mode="mock", feedback="immediate", seconds=90), clock=clock)
+    s = Session([NDCG, CHOICE], Options(mode="mock", feedback="brief", seconds=90), clock=clock)
     s.start()
     s.submit("0.7592")
     clock.now += 60

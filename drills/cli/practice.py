@@ -31,6 +31,7 @@ from drills.cli.common import (
 from drills.core.questions import Question
 
 DEFAULT_COUNT = 10
+FEEDBACK_ALIASES = {"immediate": "brief"}  # mock's older name for feedback after each answer
 
 
 def _plan(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
@@ -93,7 +94,7 @@ def open_transcript(path: str) -> IO[str]:
 
 def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options: dict[str, Any],
              transcript: str | None = None, per_question: float | None = None,
-             minutes: float | None = None, feedback: str = "immediate", tolerance: Any = None,
+             minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
              store_mode: str | None = None) -> int:
     """Run one session to its summary; returns the exit code.
 
@@ -103,12 +104,16 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
     from drills.cli.recorder import Recorder, Signals
     from drills.session import Options, Session
     from drills.store import StoreError
-    from drills.tui import Signalled, run
+    from drills.tui import Signalled, is_terminal, run
 
     out = open_transcript(transcript) if transcript is not None else None
-    session = Session(items, Options(mode=mode, feedback=feedback, seconds=per_question,
-                                     minutes=minutes, tolerance=tolerance,
-                                     seed=None if store_mode == "review" else seed))  # review: no --seed
+    interactive = is_terminal()
+    if feedback is None:  # a card that waits on a terminal; everything at once in a log
+        feedback = "brief" if interactive else "full"
+    session = Session(items, Options(mode=mode, feedback=FEEDBACK_ALIASES.get(feedback, feedback),
+                                     seconds=per_question, minutes=minutes, tolerance=tolerance,
+                                     seed=None if store_mode == "review" else seed,  # review: no --seed
+                                     pause=interactive))
     recorder = None
     code = Exit.OK
     try:
@@ -116,7 +121,7 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
             session_id = store.start_session(store_mode or mode, seed, options)
             recorder = Recorder(store, session_id, out, signals, transcript)
             try:
-                run(session, recorder)
+                run(session, recorder, interactive=interactive)
             except Signalled as sig:
                 code = 128 + sig.signum
             except BrokenPipeError:  # `drills practice | head`: the reader left; end quietly
@@ -169,9 +174,13 @@ def _common(fn: Any) -> Any:
 @click.option("--tolerance", metavar="TOL", default=None,
               help="Accepted error: 0.01 (absolute), 1% (relative) or 0.01,1%.")
 @click.option("--adaptive", is_flag=True, help="Ask more from the topics you have been missing lately.")
+@click.option("--feedback", type=click.Choice(["brief", "full"]), default=None,
+              help="After a miss: a short card, the worked solution on s or :steps (default on a "
+                   "terminal), or everything at once (default when input is piped).")
 @_common
 def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolerance: str | None,
-             adaptive: bool, seed: int | None, packs: tuple[str, ...], transcript: str | None) -> None:
+             adaptive: bool, feedback: str | None, seed: int | None, packs: tuple[str, ...],
+             transcript: str | None) -> None:
     """Practise: questions one at a time, with immediate feedback and worked solutions.
 
     \b
@@ -195,9 +204,9 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     if not items:
         fail("no questions match those options", Exit.FAILED)
     options = {"count": count, "topics": list(topics), "difficulty": difficulty, "packs": list(packs),
-               "tolerance": tolerance, "adaptive": adaptive}
+               "tolerance": tolerance, "adaptive": adaptive, "feedback": feedback}
     raise SystemExit(run_quiz(items, mode="practice", seed=seed, store=store, options=options,
-                              transcript=transcript, tolerance=tol))
+                              transcript=transcript, tolerance=tol, feedback=feedback))
 
 
 @click.command()
@@ -205,8 +214,9 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
 @click.option("--count", type=int, default=8, show_default=True, help="How many questions.")
 @click.option("--per-question", "per_question", type=float, default=None, metavar="S",
               help="Seconds per question (default: minutes * 60 / count, else 90).")
-@click.option("--feedback", default="end", show_default=True, metavar="end|immediate",
-              help="Explain each answer at once, or only in the final report.")
+@click.option("--feedback", default="end", show_default=True, metavar="end|brief|full",
+              help="Explain only in the final report (end), or after each answer: a short card "
+                   "(brief; also 'immediate') or the whole worked solution (full).")
 @_common
 def mock(minutes: float | None, count: int, per_question: float | None, feedback: str,
          seed: int | None, packs: tuple[str, ...], transcript: str | None) -> None:
@@ -221,8 +231,8 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
     check_seed(seed)
     check_seconds("--minutes", minutes, MAX_MINUTES)
     check_seconds("--per-question", per_question, MAX_MINUTES * 60)
-    if feedback not in ("end", "immediate"):
-        fail(f"unknown --feedback {feedback!r} (choices: end, immediate)")
+    if feedback not in ("end", "brief", "full", *FEEDBACK_ALIASES):
+        fail(f"unknown --feedback {feedback!r} (choices: end, brief, full)")
     if per_question is None:
         per_question = round(minutes * 60 / count, 1) if minutes else 90.0
     store = open_store()

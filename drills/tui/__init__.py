@@ -49,6 +49,7 @@ class Output:
         self.style = style
         self.on_record = on_record
         self.echo = echo or _print
+        self.pager: Callable[[str], bool] | None = None  # on a terminal: page what is too tall
         self.summary: Summary | None = None
         self.failure: SaveFailed | None = None
         self._held: list[Event] = []
@@ -98,7 +99,7 @@ class Output:
                 text = "\n" + text
             if isinstance(ev, Finished):
                 text = "\n" + text
-            if text:
+            if text and not (self.pager is not None and self.pager(text)):
                 self.echo(text)
             if isinstance(ev, QuestionShown) and self._first:
                 self._first = False
@@ -156,6 +157,9 @@ def run(session: Session, on_record: OnRecord | None = None, *,
                  on_record)
     try:
         if interactive:
+            from drills.tui.pager import make_pager, terminal_rows
+
+            out.pager = make_pager(terminal_rows)
             out.emit(session.start())  # the first question is up before prompt_toolkit is imported
             from drills.tui.interactive import run_interactive
 

@@ -131,7 +131,8 @@ class Interactive:
 
     def _concept_answer(self) -> bool:
         q = self.session.current()
-        return q is not None and q.kind == "concept" and not self.session.awaiting_grade
+        s = self.session
+        return q is not None and q.kind == "concept" and not s.awaiting_grade and not s.waiting
 
     def toolbar(self) -> Any:
         s = self.session
@@ -151,6 +152,8 @@ class Interactive:
     def _message(self) -> str:
         if self.session.awaiting_grade:
             return "grade> "
+        if self.session.waiting:
+            return "next> "
         return "answer> "
 
     async def _ask(self) -> str:

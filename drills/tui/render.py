@@ -28,6 +28,7 @@ from drills.session import (
     StepsShown,
     Summary,
     TimedOut,
+    Waiting,
 )
 
 _LIST_ITEM = re.compile(r"\s*([-*]|\d+[.)]|[a-z]\))\s+")
@@ -160,6 +161,8 @@ def graded(ev: Graded, style: Style) -> str:
     if r.verdict == "correct":
         return style.paint(style.wrap(_correct_line(r)), "green")
     color = "yellow" if r.verdict == "close" else "red"
+    if ev.brief and r.outcome is not None:
+        return card(r, style, color)
     head, _, rest = r.explanation.partition("\n")
     head = head[:1].upper() + head[1:]
     text = style.paint(style.wrap(head), color, "bold") + ("\n" + explanation(r, style, rest) if rest else "")
@@ -169,6 +172,21 @@ def graded(ev: Graded, style: Style) -> str:
             recap += f" (diagnosis: {', '.join(r.misconceptions)})"
         text += "\n\n" + style.paint(style.wrap(recap), color, "bold")
     return text
+
+
+def card(r: Record, style: Style, color: str) -> str:
+    """A miss in brief: the verdict, the named slip and the step that went wrong; about 12 lines."""
+    from drills.core.checking import explain as outcome_text
+
+    head, _, rest = outcome_text(r.outcome, steps=False).partition("\n")
+    head = head[:1].upper() + head[1:]
+    lines = [style.paint(style.wrap(head), color, "bold")]
+    for line in rest.splitlines():
+        if line.startswith("Diagnosis: "):
+            lines.append(style.paint(style.wrap(line), "bold"))
+        elif line.strip():
+            lines.append(style.wrap(line))
+    return "\n".join(lines)
 
 
 def explanation(r: Record, style: Style, text: str | None = None) -> str:
@@ -288,5 +306,6 @@ _RENDERERS: dict[type, Any] = {
     Skipped: skipped,
     TimedOut: skipped,
     Notice: lambda ev, st: st.wrap(ev.text),
+    Waiting: lambda ev, st: st.paint("Enter: next question   s: the worked solution   :q quit", "dim"),
     Finished: lambda ev, st: summary(ev.summary, st),
 }

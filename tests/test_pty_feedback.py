@@ -1,0 +1,72 @@
+"""The tutor at 80x24, as a person sees it: the feedback card stays on screen and waits.
+
+The pty output is replayed into pyte, a terminal emulator, so the assertions are about
+the visible 80x24 screen, not the byte stream: after a miss the diagnosis line is on
+screen and the next question has not been drawn; Enter brings it; ``s`` shows the full
+worked solution through the pager (less).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.test_pty import Term, pexpect
+
+pyte = pytest.importorskip("pyte")
+
+ROWS, COLS = 24, 80
+
+
+def screen_of(t: Term) -> str:
+    screen = pyte.Screen(COLS, ROWS)
+    stream = pyte.Stream(screen)
+    stream.feed(t.seen)
+    return "\n".join(line.rstrip() for line in screen.display)
+
+
+def builtin(home, *extra, env=None):
+    return Term(["practice", "--seed", "4", "--topic", "hand-computation", *extra], home, env,
+                dimensions=(ROWS, COLS))
+
+
+def test_after_a_miss_the_card_is_on_screen_and_the_next_question_waits(drills_home):
+    t = builtin(drills_home, "--count", "2", env={"PAGER": "cat"})
+    t.expect("Question 1/2")
+    t.expect("answer>")
+    t.send("0.5\r")
+    t.expect("Enter: next question")
+    t.expect("next>")
+    screen = screen_of(t)
+    assert "Wrong: 0.5" in screen or "Close: 0.5" in screen, screen
+    assert "Accepted [" in screen, screen
+    assert "Question 2/2" not in t.seen  # it waits
+    t.send("\r")
+    t.expect("Question 2/2")
+    t.expect("answer>")
+    t.send("\x04")
+    t.expect("Session over.")
+    assert t.close() == 0
+
+
+@pytest.mark.skipif(shutil.which("less") is None, reason="needs less")
+def test_s_shows_the_full_solution_through_the_pager(drills_home):
+    t = builtin(drills_home, "--count", "2")
+    t.expect("answer>")
+    t.send("0.5\r")
+    t.expect("next>")
+    t.send("s\r")
+    t.expect("IDCG")  # the worked tables, in less
+    t.expect(":", "(END)")  # less's prompt: it waits for the reader
+    t.send("q")
+    t.expect("Enter: next question")
+    t.expect("next>")
+    t.send("\r")
+    t.expect("Question 2/2")
+    t.send("\x04")
+    t.expect("Session over.")
+    assert t.close() == 0
+
+
+assert pexpect is not None
