@@ -19,6 +19,7 @@ BENCHES = {
     "engine": "bench.bench_engine:bench_engine",
     "packs": "bench.bench_packs:bench_packs",
     "store": "bench.bench_store:bench_stats_100k",
+    "input": "bench.bench_input:bench_input",
 }
 
 
