@@ -459,3 +459,26 @@ def test_steps_re_shows_the_question_with_the_time_left():
                                          ("labels", "grade scale"), ("IDCG", "ideal order")])
 def test_each_synonym_counts(word, point):
     assert covered(point, f"{word} matters")
+
+
+def test_a_long_exact_form_is_elided_in_the_card_and_whole_in_the_steps():
+    grades = (3, 0, 2, 1, 0, 3, 1, 2, 0, 1, 2, 3, 0, 1, 2, 1, 0, 3, 2, 1)
+    q = Question(id="long", topic="t", kind="numeric", prompt="?", metric="ndcg",
+                 problem=Problem(relevance=grades))
+    s = Session([q])
+    s.start()
+    (graded,) = of(s.submit("0.1"), Graded)
+    card = render(graded, Style(width=80))
+    assert len(graded.record.expected) > 200  # the exact NDCG of 20 documents is long
+    assert " ... " in card and graded.record.expected not in card
+    assert len(card.splitlines()) <= 12
+    assert graded.record.expected in graded.record.explanation  # :steps shows it whole
+
+
+def test_elide_cuts_between_terms():
+    from drills.tui.render import elide
+
+    text = " + ".join(f"1/log2({i})" for i in range(3, 40))
+    short = elide(text, 40)
+    assert len(short) <= 40 and short.startswith("1/log2(3) + ") and short.endswith("1/log2(39)")
+    assert elide("7/2", 40) == "7/2"

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
 import threading
 from collections.abc import Callable
 from typing import IO, Any
 
 from drills.session import RECORD_EVENTS, Event, Finished, QuestionShown, Record, Session, Summary
-from drills.tui.render import Style, render
+from drills.tui.render import Style, display_width, render
 
 OnRecord = Callable[[Record], None]
 CONCEPT_END = "finish with an empty line (or Esc then Enter)"
@@ -152,7 +151,7 @@ def run(session: Session, on_record: OnRecord | None = None, *,
 
     if interactive is None:
         interactive = is_terminal()
-    width = shutil.get_terminal_size().columns
+    width = display_width()
     out = Output(Style(use_color(sys.stdout), width, CONCEPT_END if interactive else PLAIN_END),
                  on_record)
     try:

@@ -9,7 +9,6 @@ is multi-line and ends with an empty line (or Esc then Enter).
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -24,7 +23,7 @@ from prompt_toolkit.keys import Keys
 from drills.session import Session, Summary
 from drills.tui import CONCEPT_END, OnRecord, Output, settle, warm_up
 from drills.tui.capped import CappedParser, Overflow
-from drills.tui.render import Style, clock_text, use_color
+from drills.tui.render import Style, clock_text, display_width, use_color
 
 
 class _TimeUp(Exception):
@@ -234,7 +233,7 @@ def run_interactive(session: Session, on_record: OnRecord | None = None, *, out:
                     echo: Callable[[str], None] | None = None) -> Summary:
     """Run the quiz in prompt_toolkit; ``input``/``output`` let tests use a pipe."""
     if out is None:
-        width = shutil.get_terminal_size().columns
+        width = display_width()
         out = Output(Style(use_color(sys.stdout), width, CONCEPT_END), on_record, echo)
     if output is None:  # prompt_toolkit draws with its own escape sequences: past the gate
         from prompt_toolkit.output import create_output

@@ -43,6 +43,27 @@ FORMS = {
 }
 
 
+MAX_WIDTH = 100  # prose is easier to read in lines no longer than this, however wide the terminal
+
+
+def display_width() -> int:
+    """The terminal's width, capped at MAX_WIDTH for prose."""
+    import shutil
+
+    return min(shutil.get_terminal_size().columns, MAX_WIDTH)
+
+
+def elide(text: str, width: int) -> str:
+    """A long exact form cut in the middle (``15/2 + ... + 1/log2(31)``); the full one is in :steps."""
+    if len(text) <= width:
+        return text
+    keep = max(4, (width - 5) // 2)
+    head, tail = text[:keep], text[-keep:]
+    head = head[: head.rfind(" ")] if " " in head else head  # cut between terms, not inside one
+    tail = tail[tail.find(" ") + 1:] if " " in tail else tail
+    return f"{head} ... {tail}"
+
+
 def use_color(stream: IO[Any] | None = None) -> bool:
     """No colour when NO_COLOR is set (any value) or the stream is not a terminal."""
     if "NO_COLOR" in os.environ:
@@ -180,6 +201,9 @@ def card(r: Record, style: Style, color: str) -> str:
 
     head, _, rest = outcome_text(r.outcome, steps=False).partition("\n")
     head = head[:1].upper() + head[1:]
+    room = max(24, style.width - 40)  # the exact form may not take the verdict line over
+    if r.expected and len(r.expected) > room and r.expected in head:
+        head = head.replace(r.expected, elide(r.expected, room), 1)
     lines = [style.paint(style.wrap(head), color, "bold")]
     for line in rest.splitlines():
         if line.startswith("Diagnosis: "):
