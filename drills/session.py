@@ -52,6 +52,15 @@ _GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
 Handler = Callable[["Session"], "list[Event]"]
 # In-quiz commands (":hint" ...), registered by decorator on Session's methods: name -> (help, handler).
 COMMANDS: dict[str, tuple[str, Handler]] = {}
+ALIASES = {"q": "quit", "h": "hint", "s": "steps"}  # :q, :h, :s
+
+
+def command_name(text: str) -> str | None:
+    """The command a ``:word`` names (aliases resolved), or None for an unknown one."""
+    words = text.strip()[1:].split()
+    name = words[0].lower() if words else ""
+    name = ALIASES.get(name, name)
+    return name if name in COMMANDS else None
 
 
 def command(name: str, help: str) -> Callable[[Handler], Handler]:
@@ -154,10 +163,13 @@ class Session:
         if self._waiting:
             return self._while_waiting(stripped)
         if stripped.startswith(":"):
-            name = stripped[1:].split()[0].lower() if stripped[1:].split() else ""
-            if name in COMMANDS:
+            name = command_name(stripped)
+            if name is not None:
                 return COMMANDS[name][1](self)
             return [InvalidAnswer(f"unknown command {stripped.split()[0]}; type :help for the commands")]
+        if self._pending is None and stripped.lower() in COMMANDS:  # "hint" for ":hint"
+            return [InvalidAnswer(f"did you mean :{stripped.lower()}? Commands start with a colon "
+                                  "(:help lists them).")]
         if self._pending is not None:
             return self.self_grade(stripped)
         if self._expired():
@@ -194,11 +206,11 @@ class Session:
         word = text.lower()
         if not word:
             return self.go_on()
-        if word in ("s", "steps", ":s"):
+        if word in ("s", "steps"):
             return self.steps()
         if word.startswith(":"):
-            name = word[1:].split()[0] if word[1:].split() else ""
-            if name in COMMANDS and name != "hint":
+            name = command_name(word)
+            if name is not None and name != "hint":
                 return COMMANDS[name][1](self)
         return [Notice("Press Enter for the next question, or s for the worked solution."), Waiting()]
 
@@ -293,8 +305,10 @@ class Session:
 
     @command("help", "list these commands")
     def help(self) -> list[Event]:
-        width = max(map(len, COMMANDS)) + 1
-        return [Notice("\n".join(f":{n.ljust(width)} {h}" for n, (h, _) in COMMANDS.items()))]
+        short = {name: alias for alias, name in ALIASES.items()}
+        names = {n: f":{n}" + (f" (:{short[n]})" if n in short else "") for n in COMMANDS}
+        width = max(map(len, names.values())) + 1
+        return [Notice("\n".join(f"{names[n].ljust(width)} {h}" for n, (h, _) in COMMANDS.items()))]
 
     def _expired(self) -> bool:
         end = self.deadline()

@@ -70,3 +70,28 @@ def test_s_shows_the_full_solution_through_the_pager(drills_home):
 
 
 assert pexpect is not None
+
+
+def test_tab_completes_h_to_hint(drills_home):
+    t = builtin(drills_home, "--count", "1")
+    t.expect("answer>")
+    t.send(":h\t")
+    t.expect(":hint")
+    t.send("\r")
+    t.expect("Hint 1/")
+    t.send("\x04")
+    t.expect("Session over.")
+    assert t.close() == 0
+
+
+def test_ctrl_c_clears_typed_text_and_the_question_stays(drills_home):
+    t = builtin(drills_home, "--count", "2", env={"PAGER": "cat"})
+    t.expect("Question 1/2")
+    t.expect("answer>")
+    t.send("0.12345")
+    t.expect("0.12345")
+    t.send("\x03")  # clears the line: nothing is skipped
+    t.send("\x04")  # Ctrl-D on the empty line quits: answered 0 of 2
+    t.expect("Session over.")
+    assert t.close() == 0
+    assert "Skipped" not in t.seen and "Answered 0 of 2" in t.seen

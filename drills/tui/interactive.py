@@ -23,6 +23,7 @@ from prompt_toolkit.keys import Keys
 from drills.session import Session, Summary
 from drills.tui import CONCEPT_END, OnRecord, Output, settle, warm_up
 from drills.tui.capped import CappedParser, Overflow
+from drills.tui.keys import AnswersOnly, CommandCompleter, keys_hint, progress_bar
 from drills.tui.render import Style, clock_text, display_width, use_color
 
 
@@ -98,6 +99,10 @@ class Interactive:
         def _drop(event: Any) -> None:  # past the limit: count, do not grow the line
             self.overflow.dropped += len(event.data)
 
+        @keys.add("c-c", filter=Condition(lambda: bool(self.prompt.default_buffer.text)))
+        def _clear(event: Any) -> None:  # as in pgcli and IPython: Ctrl-C clears typed text first
+            event.current_buffer.reset()
+
         @keys.add(Keys.BracketedPaste)
         def _paste(event: Any) -> None:
             buf = event.current_buffer
@@ -117,7 +122,8 @@ class Interactive:
         if history is None:
             history, note = _history()
         self.prompt = PromptSession(
-            history=history,
+            history=AnswersOnly(history, self._is_answer),
+            completer=CommandCompleter(), complete_while_typing=False,
             input=input, output=output, key_bindings=keys,
             multiline=concept,
             prompt_continuation=lambda width, line, wrap: "...".rjust(width - 1) + " ",
@@ -128,6 +134,12 @@ class Interactive:
             self.out.echo(note)
         _cap_input(self.prompt.input, self.overflow)
 
+    def _is_answer(self, text: str) -> bool:
+        """Up-arrow recalls answers: not commands, self-grades or the Enter after feedback."""
+        s = self.session
+        return bool(text.strip()) and not text.lstrip().startswith(":") and not (
+            s.waiting or s.awaiting_grade)
+
     def _concept_answer(self) -> bool:
         q = self.session.current()
         s = self.session
@@ -135,7 +147,8 @@ class Interactive:
 
     def toolbar(self) -> Any:
         s = self.session
-        parts = [f"Q {min(s.index + 1, len(s.items))}/{len(s.items)}"]
+        parts = [f"Q {min(s.index + 1, len(s.items))}/{len(s.items)} "
+                 f"{progress_bar(len(s.records), len(s.items))}"]
         if s.deferred:  # feedback at the end: the toolbar must not give verdicts away
             parts.append(f"done {len(s.records)}")  # answered, skipped or timed out
         else:
@@ -145,7 +158,7 @@ class Interactive:
         if left is not None:
             parts.append(f"<b>{clock_text(left)} left</b>" if left > 10 else
                          f"<style bg='ansired'><b>{clock_text(left)} left</b></style>")
-        parts.append("Ctrl-C skip  Ctrl-D quit")
+        parts.append(keys_hint(s))
         return HTML(" " + " | ".join(parts))
 
     def _message(self) -> str:
