@@ -152,7 +152,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypat
     assert result.exit_code == 1 and not (tmp_path / "new.csv").exists() and leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("where", ["", ".", "folder", "missing/x.csv", "file.txt/x.csv", "a" * 300])
+@pytest.mark.parametrize("where", ["", "missing/x.csv", "file.txt/x.csv", "a" * 300])
 def test_unwritable_outputs_are_one_line(tmp_path, monkeypatch, where):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "folder").mkdir()
@@ -160,4 +160,19 @@ def test_unwritable_outputs_are_one_line(tmp_path, monkeypatch, where):
     result = export("--output", where)
     one_error_line(result, f"Error: cannot write {where or repr('')}: ")
     assert (tmp_path / "folder").is_dir() and (tmp_path / "file.txt").read_text() == "x"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "folder", "home"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "home") == ["file.txt", "folder"]
+
+
+@pytest.mark.parametrize("where", [".", "folder", "folder/", "newdir/", "file.txt/", "link-to-folder"])
+def test_a_folder_is_a_usage_error_and_nothing_is_created(tmp_path, monkeypatch, where):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file.txt").write_text("x")
+    (tmp_path / "link-to-folder").symlink_to("folder")
+    result = export("--output", where)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and result.output.startswith(f"Error: --output {where} "), result.output
+    assert "give a file name" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "home") == [
+        "file.txt", "folder", "link-to-folder"]
+    assert list((tmp_path / "folder").iterdir()) == [] and (tmp_path / "file.txt").read_text() == "x"

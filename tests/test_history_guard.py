@@ -67,3 +67,45 @@ def test_a_descriptor_open_on_the_database(db):
         pytest.skip("no /dev/fd")
     with open(db, "rb") as f:
         assert history_target(f"/dev/fd/{f.fileno()}") == db
+
+
+# --- drills history export -o: refused before anything is written ---------------------
+
+def _export(*args: str):
+    from click.testing import CliRunner
+
+    from drills.cli import cli
+
+    return CliRunner().invoke(cli, ["history", "export", *args])
+
+
+def _refused(result, target: Path) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.output == (f"Error: refusing to write over the history database {target}; "
+                             "choose another file\n")
+
+
+@pytest.mark.parametrize("name", ["drills.db", "drills.db-wal", "drills.db-shm"])
+def test_export_refuses_the_history_files(db, name):
+    before = db.read_bytes()
+    _refused(_export("-o", str(db.parent / name)), db.parent / name)
+    assert db.read_bytes() == before
+    with Store.open() as s:
+        assert s.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
+
+
+def test_export_refuses_a_symlink_and_a_hard_link_to_the_database(db, tmp_path):
+    link = tmp_path / "link.csv"
+    link.symlink_to(db)
+    hard = tmp_path / "hard.csv"
+    os.link(db, hard)
+    before = db.read_bytes()
+    _refused(_export("--format", "json", "-o", str(link)), db)
+    _refused(_export("-o", str(hard)), db)
+    assert link.is_symlink() and db.read_bytes() == before and hard.read_bytes() == before
+
+
+def test_export_refuses_the_database_before_it_exists(drills_home):
+    drills_home.mkdir()
+    _refused(_export("-o", str(drills_home / "drills.db")), drills_home / "drills.db")
+    assert sorted(p.name for p in drills_home.iterdir()) == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import sqlite3
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -174,3 +176,119 @@ def test_export_to_missing_directory_is_an_error(history, tmp_path):
     result = CliRunner().invoke(cli, ["history", "export", "-o", str(tmp_path / "no" / "x.csv")])
     assert result.exit_code != 0
     assert "Traceback" not in result.output
+
+
+# --- read-only commands: no write access needed, nothing created -----------------------------
+
+@pytest.mark.parametrize("args,says", [
+    (["stats"], "No answers recorded yet"),
+    (["stats", "--json"], '"attempts": 0'),
+    (["history", "export"], ",".join(COLUMNS)),
+    (["review", "--list"], "Nothing is due. No reviews are scheduled yet"),
+])
+def test_reading_an_empty_history_creates_nothing(drills_home, args, says):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert says in result.stdout and result.stderr == ""
+    assert not drills_home.exists()
+
+
+def test_reading_an_empty_home_creates_no_database(drills_home):
+    drills_home.mkdir()
+    assert CliRunner().invoke(cli, ["stats"]).exit_code == 0
+    assert list(drills_home.iterdir()) == []
+
+
+def test_read_only_commands_never_take_the_write_lock(history, monkeypatch):
+    # Root ignores file modes, so a read-only file is simulated: any write lock fails as
+    # SQLite fails on one; opening for stats, export and review --list must not need it.
+    import drills.store.history as store_history
+
+    def refuse(conn):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(store_history, "check_writable", refuse)
+    for args in (["stats"], ["history", "export"], ["review", "--list"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, (args, result.output)
+        assert result.stderr == ""
+    assert "11 answers in 2 sessions" in CliRunner().invoke(cli, ["stats"]).stdout
+
+
+def test_the_read_only_store_is_opened_read_only(history):
+    with Store.open(readonly=True) as s:
+        assert s.readonly and not s.memory
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            s.conn.execute("DELETE FROM attempts")
+    with Store.open() as s:
+        assert s.conn.execute("SELECT count(*) FROM attempts").fetchone() == (11,)
+
+
+def test_a_read_only_folder_without_a_wal_is_read_immutable(history, monkeypatch):
+    # In a read-only folder SQLite cannot create the -shm a WAL database needs, even for
+    # mode=ro (SQLITE_READONLY_DIRECTORY); simulated, since root may create it anyway.
+    from drills.store import db, home
+
+    opened = []
+    real = db.connect
+
+    def connect(path, *, readonly=False, immutable=False):
+        opened.append((readonly, immutable))
+        if readonly and not immutable:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+        return real(path, readonly=readonly, immutable=immutable)
+
+    monkeypatch.setattr(home, "connect", connect)
+    result = CliRunner().invoke(cli, ["stats", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["attempts"] == 11
+    assert opened == [(True, False), (True, True)]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root ignores file modes (the simulated tests above cover it)")
+def test_a_read_only_home_for_real(history):
+    db = history / "drills.db"
+    db.chmod(0o444)
+    history.chmod(0o555)
+    try:
+        for args in (["stats"], ["history", "export"], ["review", "--list"]):
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code == 0, (args, result.output)
+    finally:
+        history.chmod(0o755)
+        db.chmod(0o644)
+
+
+# --- a bad DRILLS_HOME is said in words ------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["stats"], ["history", "export"], ["practice", "--count", "1"]])
+def test_a_symlink_loop_home_is_named(tmp_path, monkeypatch, args):
+    loop = tmp_path / "loop"
+    loop.symlink_to("loop")
+    monkeypatch.setenv("DRILLS_HOME", str(loop))
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1
+    assert result.output == (f"Error: DRILLS_HOME {loop} is a symbolic link loop "
+                             "(set DRILLS_HOME to a writable directory)\n")
+
+
+@pytest.mark.parametrize("args", [["stats"], ["review", "--list"], ["practice", "--count", "1"]])
+def test_a_home_that_is_a_file_is_named(tmp_path, monkeypatch, args):
+    home = tmp_path / "home.txt"
+    home.write_text("x")
+    monkeypatch.setenv("DRILLS_HOME", str(home))
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1
+    assert result.output == (f"Error: DRILLS_HOME {home} is a file, not a directory "
+                             "(set DRILLS_HOME to a writable directory)\n")
+
+
+def test_a_dangling_symlink_home_is_named(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.symlink_to(tmp_path / "gone")
+    monkeypatch.setenv("DRILLS_HOME", str(home))
+    result = CliRunner().invoke(cli, ["practice", "--count", "1"])
+    assert result.exit_code == 1
+    assert result.output == (f"Error: DRILLS_HOME {home} is a symbolic link to {tmp_path / 'gone'}, "
+                             "which does not exist (set DRILLS_HOME to a writable directory)\n")

@@ -43,12 +43,29 @@ def export_cmd(fmt: str, output: str | None) -> None:
     """
     from drills.store.export import export
 
-    with history_store() as store:
+    if output is not None:
+        check_output(output)
+    with history_store(readonly=True) as store:
         if output is None:
             export(store, fmt, sys.stdout)
             return
         n = write_export(store, fmt, output)
         click.echo(f"Exported {n} answer{'' if n == 1 else 's'} to {output}", err=True)
+
+
+def check_output(output: str) -> None:
+    """Usage errors (exit 2) before the history is even opened: a folder, or the history itself."""
+    from drills.store.guard import history_target
+
+    if not output:
+        return  # write_export says what is wrong with an empty name
+    target = history_target(output)
+    if target is not None:
+        fail(f"refusing to write over the history database {target}; choose another file")
+    if output.endswith(("/", os.sep)) or (os.altsep is not None and output.endswith(os.altsep)):
+        fail(f"--output {output} ends with a slash, so it names a folder; give a file name")
+    if os.path.isdir(output):
+        fail(f"--output {output} is a folder; give a file name")
 
 
 def write_export(store: Store, fmt: str, output: str) -> int:

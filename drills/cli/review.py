@@ -90,7 +90,7 @@ def review(count: int, list_only: bool) -> None:
     from drills.store.review import due_cards, next_due
 
     now = datetime.now(timezone.utc)
-    with history_store() as store:
+    with history_store(readonly=True) as store:
         due = due_cards(store, now)
         upcoming = next_due(store, after=now)
     if not due:

@@ -6,7 +6,6 @@ under a second on a 100,000-answer history.
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import datetime, timezone
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import click
 
 from drills.cli.common import history_store
+from drills.core.safetext import json_text
 
 SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
@@ -124,10 +124,10 @@ def stats(as_json: bool) -> None:
     from drills.store.stats import stats as compute
 
     now = datetime.now(timezone.utc)
-    with history_store() as store:
+    with history_store(readonly=True) as store:
         data = compute(store, now)
     if as_json:
-        click.echo(json.dumps(data, indent=2, sort_keys=True))
+        click.echo(json_text(data, indent=2, sort_keys=True))
         return
     if not data["attempts"]:
         click.echo("No answers recorded yet. Run `drills` to start a practice session; "

@@ -7,14 +7,17 @@ busy timeout cannot fix, so every write takes the write lock up front (``write``
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 BUSY_TIMEOUT_MS = 10_000
 
 # SQLITE_CORRUPT and SQLITE_NOTADB: the file itself is bad, not merely locked or unwritable.
@@ -24,6 +27,16 @@ _CORRUPT_TEXT = ("file is not a database", "malformed", "file is encrypted")
 
 class StoreError(Exception):
     """A one-line, user-facing problem with the history database or its directory."""
+
+
+def recovering(read: Callable[..., T]) -> Callable[..., T]:
+    """Make ``read(store, ...)`` survive damage: ``store.reading`` repairs the database
+    and runs the whole read again (see ``Store.reading``)."""
+    @functools.wraps(read)
+    def guarded(store: Any, *args: Any, **kwargs: Any) -> T:
+        return store.reading(lambda: read(store, *args, **kwargs))
+
+    return guarded
 
 
 def utc_text(when: datetime | None = None) -> str:
@@ -54,14 +67,24 @@ def is_corrupt(exc: BaseException) -> bool:
     return any(text in str(exc).lower() for text in _CORRUPT_TEXT)
 
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: Path | str, *, readonly: bool = False,
+            immutable: bool = False) -> sqlite3.Connection:
     """Open ``path`` in autocommit mode (we BEGIN ourselves) with a busy timeout.
 
+    ``readonly`` opens with ``mode=ro``: no write access to the file is needed, and
+    SQLite refuses any write. ``immutable`` too reads without the -wal and -shm files
+    (which a read-only folder cannot hold): only for a database whose -wal is empty.
     Nothing is read yet: ``configure`` makes the first query, which is what reveals a
     file that is not a database.
     """
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
+    target, uri = str(path), False
+    if readonly or immutable:
+        from urllib.parse import quote
+
+        target = f"file:{quote(os.path.abspath(target))}?mode=ro"
+        target, uri = target + ("&immutable=1" if immutable else ""), True
+    conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False, uri=uri)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     except BaseException:
@@ -100,11 +123,13 @@ def set_wal(conn: sqlite3.Connection, timeout_s: float = BUSY_TIMEOUT_MS / 1000)
             delay = min(delay * 2, 0.1)
 
 
-def configure(conn: sqlite3.Connection) -> None:
-    """WAL, durable commits, foreign keys, and a first read of the schema."""
-    set_wal(conn)
-    # FULL: a recorded answer survives a power cut too; one fsync per answer is nothing.
-    conn.execute("PRAGMA synchronous = FULL")
+def configure(conn: sqlite3.Connection, *, readonly: bool = False) -> None:
+    """WAL, durable commits, foreign keys, and a first read of the schema (only the read
+    when ``readonly``: switching the journal mode would be a write)."""
+    if not readonly:
+        set_wal(conn)
+        # FULL: a recorded answer survives a power cut too; one fsync per answer is nothing.
+        conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
 
@@ -125,20 +150,50 @@ def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
+def copy_aside(path: Path) -> Path:
+    """Copy a damaged db and its -wal byte for byte to ``<name>.corrupt-<UTC timestamp>``.
+
+    The caller holds the write lock, so no commit lands between the two copies. The -shm
+    is only an index of the -wal that SQLite rebuilds, so it is not copied.
+    """
+    import shutil
+
+    target = aside_name(path)
+    copied: list[Path] = []
+    try:
+        for suffix in ("", "-wal"):
+            source = Path(f"{path}{suffix}")
+            if suffix and not source.exists():
+                continue
+            shutil.copyfile(source, f"{target}{suffix}")
+            copied.append(Path(f"{target}{suffix}"))
+    except BaseException:
+        for done in copied:
+            done.unlink(missing_ok=True)
+        raise
+    return target
+
+
 def check_writable(conn: sqlite3.Connection) -> None:
     """Take and release the write lock: fails now on a read-only file, not mid-quiz."""
     conn.execute("BEGIN IMMEDIATE")
     conn.execute("ROLLBACK")
 
 
-def move_aside(path: Path) -> Path:
-    """Rename a damaged db (and its -wal/-shm) to ``<name>.corrupt-<UTC timestamp>``."""
+def aside_name(path: Path) -> Path:
+    """A free ``<name>.corrupt-<UTC timestamp>[-n]`` beside ``path`` for a damaged copy."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.corrupt-{stamp}")
     n = 1
-    while target.exists():
+    while any(os.path.lexists(f"{target}{suffix}") for suffix in ("", "-wal", "-shm")):
         n += 1
         target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    return target
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged db (and its -wal/-shm) to ``<name>.corrupt-<UTC timestamp>``."""
+    target = aside_name(path)
     os.replace(path, target)
     for suffix in ("-wal", "-shm"):
         side = path.with_name(path.name + suffix)

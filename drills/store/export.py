@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
+
+from drills.store.db import StoreError, is_corrupt
+from drills.store.fields import decode_attempt
 
 if TYPE_CHECKING:
     from drills.store.history import Store
@@ -23,16 +27,31 @@ FORMATS: tuple[str, ...] = ("csv", "json")
 
 _SELECT = """SELECT id, session_id, answered_at, question_id, topic, kind, generator, verdict,
     given, expected, expected_value, misconceptions, seconds, self_grade, params
-    FROM attempts ORDER BY id"""
+    FROM attempts WHERE id > ? ORDER BY id"""
 
 
 def rows(store: Store) -> Iterator[dict[str, Any]]:
-    """Attempts in recording order as dicts keyed by COLUMNS (JSON fields decoded)."""
-    for values in store.conn.execute(_SELECT):
-        row = dict(zip(COLUMNS, values, strict=True))
-        row["misconceptions"] = json.loads(row["misconceptions"] or "[]")
-        row["params"] = None if row["params"] is None else json.loads(row["params"])
-        yield row
+    """Attempts in recording order as dicts keyed by COLUMNS (JSON fields decoded).
+
+    Rows with a damaged field are left out and counted (``Store.skip``). Damage met part
+    way is repaired (``Store.recover``) and the export goes on after the last row written
+    (salvaged rows keep their ids), so nothing is written twice.
+    """
+    last = 0
+    while True:
+        try:
+            for values in store.conn.execute(_SELECT, (last,)):
+                last = values[0]
+                row = decode_attempt(dict(zip(COLUMNS, values, strict=True)))
+                if row is None:
+                    store.skip("attempts", last)
+                    continue
+                yield row
+            return
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):
+                raise StoreError(f"cannot read the history database {store.path}: {exc}") from None
+            store.recover(exc)
 
 
 def write_csv(store: Store, out: TextIO) -> int:

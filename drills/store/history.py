@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from drills.store.db import (
     StoreError,
@@ -25,6 +25,9 @@ from drills.store.db import (
     write,
 )
 from drills.store.migrations import migrate
+
+T = TypeVar("T")
+MAX_RECOVERIES = 2  # repairs per Store; damage that keeps coming back is an error
 
 VERDICTS: tuple[str, ...] = ("correct", "close", "wrong", "skipped", "timeout")
 SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
@@ -84,30 +87,50 @@ _INSERT = """INSERT INTO attempts(session_id, question_id, topic, kind, generato
 
 
 class Store:
-    """The history database under DRILLS_HOME. Every method raises StoreError on failure."""
+    """The history database under DRILLS_HOME. Every method raises StoreError on failure.
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, notice: str | None = None) -> None:
+    Damage found mid-command (``database disk image is malformed``) is repaired by
+    ``recover`` (see drills.store.salvage), then the read or write that met it runs once
+    more: reads through ``reading`` (the ``recovering`` decorator), writes through
+    ``_transact``. Notices go to ``notify`` when set, else wait in ``notices``.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, notice: str | None = None, *,
+                 readonly: bool = False, memory: bool = False) -> None:
         self.conn = conn
         self.path = path
         self.notice: str | None = notice
+        self.readonly = readonly  # opened with mode=ro: nothing is written but repairs
+        self.memory = memory  # an in-memory stand-in: no history yet, or one that cannot be repaired
+        self.notices: list[str] = [notice] if notice else []
+        self.notify: Callable[[str], None] | None = None
+        self.skipped: dict[str, set[int]] = {}  # table -> rowids of rows with damaged fields
+        self._depth = 0  # >0 inside a transaction or a guarded read: recovery waits for the outermost
+        self._recoveries = 0
+        self._sessions: dict[int, tuple[Any, ...]] = {}  # sessions started here, to put back
 
     @classmethod
-    def open(cls, home: Path | None = None) -> Store:
+    def open(cls, home: Path | None = None, *, readonly: bool = False) -> Store:
         """Create the home dir and database, migrate, and prove it is writable now.
 
         Fails with StoreError before a quiz starts rather than losing its first answer.
         A damaged file is moved aside and a fresh one created; ``notice`` says where.
+        ``readonly`` (stats, export, review --list) needs no write access and creates
+        nothing: without a database yet, the store is an empty one in memory.
         """
         from drills import paths
+        from drills.store import home as homes
 
+        name = homes.label(home)
         home = Path(home) if home is not None else paths.home()
-        try:
-            home.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            raise StoreError(f"cannot create the drills directory {home}: {reason} "
-                             "(set DRILLS_HOME to a writable directory)") from None
         path = home / "drills.db"
+        if readonly:
+            if not homes.prepare(home, name, create=False) or not homes.exists(path):
+                return cls(homes.empty_history(), path, readonly=True, memory=True)
+            conn = homes.read_only(path)
+            if conn is not None:
+                return cls(conn, path, readonly=True)
+        homes.prepare(home, name, create=True)
         notice = None
         try:
             conn = cls._open_checked(path)
@@ -156,11 +179,16 @@ class Store:
         """Record a new session and return its id."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        with self._writing() as conn:
+        row = (mode, seed, _json(dict(options)), utc_text())
+
+        def insert(conn: sqlite3.Connection) -> int:
             cur = conn.execute(
-                "INSERT INTO sessions(mode, seed, options, started_at) VALUES (?, ?, ?, ?)",
-                (mode, seed, _json(dict(options)), utc_text()))
+                "INSERT INTO sessions(mode, seed, options, started_at) VALUES (?, ?, ?, ?)", row)
             return int(cur.lastrowid or 0)
+
+        session_id = self._transact(insert)
+        self._sessions[session_id] = (session_id, *row)
+        return session_id
 
     def record_attempt(self, session_id: int, attempt: Attempt) -> None:
         """Save one answer and reschedule its review card; committed before returning.
@@ -168,9 +196,11 @@ class Store:
         The answer matters more than its schedule: if the card update fails, the answer
         is still committed and ReviewError (a StoreError) is raised afterwards.
         """
-        with self._writing() as conn:
+        def insert(conn: sqlite3.Connection) -> StoreError | None:
             conn.execute(_INSERT, _row(session_id, attempt))
-            failure = self._review(attempt)
+            return self._review(attempt)
+
+        failure = self._transact(insert)
         if failure is not None:
             raise failure
 
@@ -181,27 +211,31 @@ class Store:
         As in ``record_attempt``, failed card updates do not cost answers: all of them
         are committed, then ReviewError says how many cards were not updated.
         """
-        n = 0
-        failures: list[StoreError] = []
-        with self._writing() as conn:
-            for attempt in attempts:
+        batch = list(attempts)
+
+        def insert(conn: sqlite3.Connection) -> list[StoreError]:
+            failures: list[StoreError] = []
+            for attempt in batch:
                 conn.execute(_INSERT, _row(session_id, attempt))
                 if review and (failure := self._review(attempt)) is not None:
                     failures.append(failure)
-                n += 1
+            return failures
+
+        failures = self._transact(insert)
         if failures:
             from drills.store.review import ReviewError
 
             more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
             raise ReviewError(f"{failures[0]}{more}")
-        return n
+        return len(batch)
 
     def _review(self, attempt: Attempt) -> StoreError | None:
         """Update the attempt's card inside a savepoint of the open transaction.
 
         A failure rolls back only the card update and is returned (as ReviewError) for the
         caller to raise once the answer is committed. If SQLite itself abandoned the
-        transaction (a full disk, say), nothing can be kept: the error propagates.
+        transaction (a full disk, say), nothing can be kept: the error propagates; so does
+        damage, which ``_transact`` repairs before saving the answer again.
         """
         from drills.store.review import ReviewError, item_key, update_review
 
@@ -210,7 +244,7 @@ class Store:
         try:
             update_review(self, attempt)
         except Exception as exc:  # noqa: BLE001 - the answer is kept whatever went wrong
-            if not conn.in_transaction:
+            if not conn.in_transaction or is_corrupt(exc):
                 raise
             conn.execute("ROLLBACK TO review_card")
             conn.execute("RELEASE review_card")
@@ -223,12 +257,14 @@ class Store:
     def end_session(self, session_id: int, score: int, total: int,
                     report: Mapping[str, Any]) -> None:
         """Close a session with its final score and report."""
-        with self._writing() as conn:
+        def update(conn: sqlite3.Connection) -> None:
             cur = conn.execute(
                 "UPDATE sessions SET ended_at = ?, score = ?, total = ?, report = ? WHERE id = ?",
                 (utc_text(), score, total, _json(dict(report)), session_id))
             if cur.rowcount != 1:
                 raise StoreError(f"no session with id {session_id} in {self.path}")
+
+        self._transact(update)
 
     def close(self) -> None:
         self.conn.close()
@@ -239,31 +275,82 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _writing(self) -> _Writing:
-        return _Writing(self)
+    # --- damage: one mechanism for every read and write ---------------------------------
 
+    def note(self, text: str) -> None:
+        """A one-line notice for the user: to ``notify`` if set, else kept in ``notices``."""
+        if self.notify is not None:
+            self.notify(text)
+        else:
+            self.notices.append(text)
 
-class _Writing:
-    """``write`` that turns sqlite3 errors into one-line StoreErrors for the quiz to show."""
+    def skip(self, table: str, rowid: int) -> None:
+        """Count a row left out because a field of it cannot be read (once per row)."""
+        self.skipped.setdefault(table, set()).add(int(rowid))
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self._cm = write(store.conn)
+    def reading(self, read: Callable[[], T]) -> T:
+        """Run ``read``; on damage, ``recover`` and run it once more on the repaired database.
 
-    def __enter__(self) -> sqlite3.Connection:
+        Inside a transaction or another guarded read it just runs: the outermost one
+        recovers and re-runs as a whole, so no result mixes the damaged and the repaired
+        database. Any other SQLite failure is a one-line StoreError.
+        """
+        if self._depth:
+            return read()
+        self._depth += 1
         try:
-            return self._cm.__enter__()
-        except sqlite3.Error as exc:
-            raise StoreError(f"could not save to {self.store.path}: {exc}") from exc
+            try:
+                return read()
+            except sqlite3.DatabaseError as exc:
+                if not is_corrupt(exc):
+                    raise StoreError(f"cannot read the history database {self.path}: "
+                                     f"{exc}") from None
+                self.recover(exc)
+            try:
+                return read()
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"cannot read the history database {self.path}: {exc}") from None
+        finally:
+            self._depth -= 1
 
-    def __exit__(self, et: Any, exc: Any, tb: Any) -> bool:
-        try:
-            suppressed = bool(self._cm.__exit__(et, exc, tb))
-        except sqlite3.Error as err:
-            raise StoreError(f"could not save to {self.store.path}: {err}") from err
-        if isinstance(exc, sqlite3.Error):
-            raise StoreError(f"could not save to {self.store.path}: {exc}") from exc
-        return suppressed
+    def _transact(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """``body`` in one BEGIN IMMEDIATE transaction; on damage, recover and run it again
+        (so the answer being saved is not lost); other failures are one-line StoreErrors."""
+        if self._depth:  # inside the caller's transaction: it recovers and retries
+            return body(self.conn)
+        for retry in (False, True):
+            self._depth += 1
+            try:
+                with write(self.conn):
+                    return body(self.conn)
+            except sqlite3.DatabaseError as exc:
+                if retry or not is_corrupt(exc):
+                    raise StoreError(f"could not save to {self.path}: {exc}") from exc
+                damage = exc
+            except sqlite3.Error as exc:
+                raise StoreError(f"could not save to {self.path}: {exc}") from exc
+            finally:
+                self._depth -= 1
+            self.recover(damage)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def recover(self, exc: BaseException) -> None:
+        """Damage met mid-command: rebuild the database from every row still readable.
+
+        The damaged file is kept as ``drills.db.corrupt-<time>`` and a notice says where
+        and how many rows were kept; see ``drills.store.salvage.recover``.
+        """
+        from drills.store.salvage import recover
+
+        if self.memory or self._recoveries >= MAX_RECOVERIES:
+            raise StoreError(f"the history database {self.path} is damaged ({exc})") from None
+        self._recoveries += 1
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        recover(self, exc, list(self._sessions.values()))
 
 
 class _Corrupt(Exception):

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from fsrs import Card, Rating, Scheduler
 
-from drills.store.db import StoreError, parse_utc, utc_text, write
+from drills.store import fields
+from drills.store.db import StoreError, recovering, utc_text, write
+from drills.store.fields import DUE_OK, count_damaged_cards, parse_due
 
 if TYPE_CHECKING:
     from drills.store.history import Attempt, Store
@@ -125,36 +127,40 @@ def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None
     return card
 
 
+@recovering
 def due_items(store: Store, now: datetime | None = None, limit: int | None = None) -> list[str]:
-    """Keys due at ``now`` (default: now), most overdue first."""
-    sql = "SELECT item_key FROM review_cards WHERE due <= ? ORDER BY due, item_key"
-    args: tuple[object, ...] = (utc_text(now),)
-    if limit is not None:
-        sql += " LIMIT ?"
-        args += (max(0, int(limit)),)
-    return [row[0] for row in store.conn.execute(sql, args)]
+    """Keys due at ``now`` (default: now), most overdue first (cards with a damaged due:
+    never, and counted)."""
+    keys = [key for key, _when in due_cards(store, now)]
+    return keys if limit is None else keys[:max(0, int(limit))]
 
 
+@recovering
 def due_cards(store: Store, now: datetime | None = None) -> list[tuple[str, datetime]]:
-    """``(key, due)`` of the cards due at ``now`` (default: now), most overdue first."""
+    """``(key, due)`` of the cards due at ``now`` (default: now), most overdue first.
+
+    A card whose ``due`` is not a date is left out and counted (``Store.skip``).
+    """
+    count_damaged_cards(store)
     rows = store.conn.execute(
-        "SELECT item_key, due FROM review_cards WHERE due <= ? ORDER BY due, item_key",
-        (utc_text(now),))
-    return [(key, parse_utc(due)) for key, due in rows]
+        f"SELECT rowid, item_key, due FROM review_cards WHERE due <= ? AND {DUE_OK} "
+        "ORDER BY due, item_key", (utc_text(now),))
+    due = []
+    for rowid, key, text in rows:
+        when = parse_due(store, rowid, text)
+        if when is not None:
+            due.append((key, when))
+    return due
 
 
+@recovering
 def due_count(store: Store, now: datetime | None = None) -> int:
-    row = store.conn.execute("SELECT count(*) FROM review_cards WHERE due <= ?",
+    row = store.conn.execute(f"SELECT count(*) FROM review_cards WHERE due <= ? AND {DUE_OK}",
                              (utc_text(now),)).fetchone()
     return int(row[0])
 
 
+@recovering
 def next_due(store: Store, after: datetime | None = None) -> datetime | None:
     """When the next card falls due (after ``after`` if given; else the earliest at all)."""
-    if after is None:
-        row = store.conn.execute("SELECT min(due) FROM review_cards").fetchone()
-    else:
-        row = store.conn.execute("SELECT min(due) FROM review_cards WHERE due > ?",
-                                 (utc_text(after),)).fetchone()
-    return None if row is None or row[0] is None else parse_utc(row[0])
-
+    return fields.next_due(store, after)

@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from drills.store.db import parse_utc, utc_text
+from drills.store.db import recovering, utc_text
+from drills.store.fields import DUE_OK, MISCONCEPTIONS_OK, count_damaged_cards, next_due
 
 if TYPE_CHECKING:
     from drills.store.history import Store
@@ -54,12 +55,20 @@ def _summary(store: Store) -> tuple[dict[str, dict[str, Any]], dict[str, dict[st
 
 
 def _misconceptions(store: Store) -> tuple[dict[str, int], dict[str, list[str]]]:
-    """Counts per misconception id (most frequent first) and the topics each showed up in."""
+    """Counts per misconception id (most frequent first) and the topics each showed up in.
+
+    An answer whose misconceptions are not a JSON list is left out and counted.
+    """
+    for (rowid,) in store.conn.execute(
+            "SELECT rowid FROM attempts INDEXED BY attempts_with_misconceptions "
+            f"WHERE misconceptions != '[]' AND NOT {MISCONCEPTIONS_OK}"):
+        store.skip("attempts", rowid)
     rows = store.conn.execute(
-        "SELECT j.value, attempts.topic, count(*) FROM attempts "
-        "INDEXED BY attempts_with_misconceptions, json_each(attempts.misconceptions) AS j "
-        "WHERE attempts.misconceptions != '[]' GROUP BY j.value, attempts.topic "
-        "ORDER BY count(*) DESC")
+        "SELECT j.value, a.topic, count(*) FROM (SELECT topic, misconceptions FROM attempts "
+        "INDEXED BY attempts_with_misconceptions "
+        f"WHERE misconceptions != '[]' AND {MISCONCEPTIONS_OK}) AS a, "
+        "json_each(a.misconceptions) AS j WHERE j.type = 'text' "
+        "GROUP BY j.value, a.topic ORDER BY count(*) DESC")
     counts: dict[str, int] = {}
     where: dict[str, list[str]] = {}
     for m, topic, n in rows:
@@ -121,6 +130,7 @@ def _correct_streak(store: Store) -> int:
     return int(row[0])
 
 
+@recovering
 def recent_topics(store: Store, recent: int = RECENT_ATTEMPTS) -> dict[str, dict[str, float]]:
     """Per topic over the last ``recent`` attempts: attempts, correct, misses (close counts half)."""
     rows = store.conn.execute(
@@ -131,6 +141,7 @@ def recent_topics(store: Store, recent: int = RECENT_ATTEMPTS) -> dict[str, dict
     return {topic: {"attempts": n, "correct": c, "misses": float(m)} for topic, n, c, m in rows}
 
 
+@recovering
 def topic_weights(store: Store, topics: Iterable[str], recent: int = RECENT_ATTEMPTS
                   ) -> dict[str, float]:
     """Sampling weights for adaptive practice: 1 + 3 * smoothed recent miss rate.
@@ -162,14 +173,17 @@ def _practise_next(store: Store, misconceptions: dict[str, int],
 
 
 def _review(store: Store, now: datetime) -> dict[str, Any]:
-    due = store.conn.execute("SELECT count(*) FROM review_cards WHERE due <= ?",
+    """Cards, how many are due, and when the next falls due; a card whose due is not a
+    date is left out and counted."""
+    count_damaged_cards(store)
+    due = store.conn.execute(f"SELECT count(*) FROM review_cards WHERE due <= ? AND {DUE_OK}",
                              (utc_text(now),)).fetchone()[0]
-    nxt = store.conn.execute("SELECT min(due) FROM review_cards WHERE due > ?",
-                             (utc_text(now),)).fetchone()[0]
-    cards = store.conn.execute("SELECT count(*) FROM review_cards").fetchone()[0]
-    return {"cards": cards, "due": due, "next_due": nxt and utc_text(parse_utc(nxt))}
+    nxt = next_due(store, now)
+    cards = store.conn.execute(f"SELECT count(*) FROM review_cards WHERE {DUE_OK}").fetchone()[0]
+    return {"cards": cards, "due": due, "next_due": nxt and utc_text(nxt)}
 
 
+@recovering
 def stats(store: Store, now: datetime | None = None) -> dict[str, Any]:
     """Everything ``drills stats`` shows, as plain JSON-ready data."""
     now = now or datetime.now(timezone.utc)
