@@ -23,7 +23,10 @@ class Gate:
     def __init__(self, stream: Any) -> None:
         self._stream = stream
 
-    def write(self, text: str) -> int:
+    def write(self, text: str | bytes) -> int:
+        if isinstance(text, bytes):  # click.echo(bytes) comes here too, since there is no .buffer
+            self._stream.write(terminal_text(text.decode("utf-8", "replace")))
+            return len(text)
         self._stream.write(terminal_text(text))
         return len(text)
 

@@ -11,3 +11,13 @@ def drills_home(tmp_path, monkeypatch):
     monkeypatch.setenv("DRILLS_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def default_display():
+    """Each test starts with the default display (a CLI run sets it from --color and config)."""
+    from drills import display
+
+    display.configure()
+    yield
+    display.configure()

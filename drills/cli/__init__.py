@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "practice": "drills.cli.practice:practice",
     "mock": "drills.cli.practice:mock",
     "generate": "drills.cli.generate:generate",
+    "config": "drills.cli.config:config",
+    "completion": "drills.cli.complete:completion",
 }
 
 
@@ -44,8 +46,10 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="drills")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default=None,
+              help="Colour: auto (in a terminal; NO_COLOR and FORCE_COLOR respected), always or never.")
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, color: str | None) -> None:
     """Drill NDCG and ranking-metric interview questions in your terminal.
 
     Run `drills` alone to start a practice session, or `drills solve 2,1,3,0`
@@ -54,12 +58,33 @@ def cli(ctx: click.Context) -> None:
     from drills.gate import gated
 
     ctx.with_resource(gated())  # every line printed from here on passes the sanitiser
+    _settings(ctx, color)
     if ctx.invoked_subcommand is None:
         practice = cli.get_command(ctx, "practice")
         if practice is None:
             click.echo(ctx.get_help())
             return
         ctx.invoke(practice)
+
+
+def _settings(ctx: click.Context, color: str | None) -> None:
+    """config.toml's defaults for the commands (the command line wins) and the display."""
+    from drills import config, display
+
+    try:
+        settings = config.load()
+    except config.ConfigError as exc:
+        if ctx.invoked_subcommand != "config":  # `drills config path` still finds the file to fix
+            from drills.cli.common import fail
+
+            fail(str(exc))
+        ctx.meta["drills.config_error"] = str(exc)
+        settings = config.Settings()
+    shown = settings.values.get("display", {})
+    display.configure(color or shown.get("color"), shown.get("width"), shown.get("pager"))
+    ctx.default_map = config.default_map(settings)
+    ctx.meta["drills.settings"] = settings
+    ctx.meta["drills.color"] = color
 
 
 def main() -> None:

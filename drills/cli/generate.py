@@ -11,6 +11,7 @@ import click
 
 from drills.cli.catalog import check_topics, load_questions
 from drills.cli.common import check_count, check_difficulty, check_seed, fail, pick_seed
+from drills.cli.complete import complete_difficulty, complete_packs, complete_topics
 from drills.core.safetext import json_text
 
 
@@ -18,10 +19,11 @@ from drills.core.safetext import json_text
 @click.option("--seed", type=int, default=None,
               help="Seed for the selection and the generated variants (default: random, printed on stderr).")
 @click.option("--count", type=int, default=10, show_default=True, help="Number of questions.")
-@click.option("--topic", "topics", multiple=True, metavar="TOPIC",
+@click.option("--topic", "topics", multiple=True, metavar="TOPIC", shell_complete=complete_topics,
               help="Only this topic (repeatable).")
-@click.option("--difficulty", default=None, metavar="LEVEL", help="Only easy, medium or hard questions.")
-@click.option("--pack", "packs", multiple=True, metavar="P",
+@click.option("--difficulty", default=None, metavar="LEVEL", help="Only easy, medium or hard questions.",
+              shell_complete=complete_difficulty)
+@click.option("--pack", "packs", multiple=True, metavar="P", shell_complete=complete_packs,
               help="Use only pack P: a pack name (see `drills packs list`) or a pack file or "
                    "folder (repeatable). Default: every pack.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of items with answers.")

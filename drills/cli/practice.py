@@ -28,6 +28,7 @@ from drills.cli.common import (
     silence_stdout,
     tolerance_option,
 )
+from drills.cli.complete import complete_difficulty, complete_packs, complete_topics
 from drills.core.questions import Question
 
 DEFAULT_COUNT = 10
@@ -161,7 +162,7 @@ def _common(fn: Any) -> Any:
                       help="Write one JSON line per question as it is graded.")(fn)
     fn = click.option("--seed", type=int, default=None,
                       help="Same seed, same questions in the same order (default: random, shown at the end).")(fn)
-    fn = click.option("--pack", "packs", multiple=True, metavar="P",
+    fn = click.option("--pack", "packs", multiple=True, metavar="P", shell_complete=complete_packs,
                       help="Use only pack P: a pack name (see `drills packs list`) or a pack file "
                            "or folder (repeatable). Default: every pack.")(fn)
     return fn
@@ -169,8 +170,10 @@ def _common(fn: Any) -> Any:
 
 @click.command()
 @click.option("--count", type=int, default=DEFAULT_COUNT, show_default=True, help="How many questions.")
-@click.option("--topic", "topics", multiple=True, metavar="T", help="Only this topic (repeatable).")
-@click.option("--difficulty", metavar="LEVEL", default=None, help="easy, medium or hard.")
+@click.option("--topic", "topics", multiple=True, metavar="T", help="Only this topic (repeatable).",
+              shell_complete=complete_topics)
+@click.option("--difficulty", metavar="LEVEL", default=None, help="easy, medium or hard.",
+              shell_complete=complete_difficulty)
 @click.option("--tolerance", metavar="TOL", default=None,
               help="Accepted error: 0.01 (absolute), 1% (relative) or 0.01,1%.")
 @click.option("--adaptive", is_flag=True, help="Ask more from the topics you have been missing lately.")

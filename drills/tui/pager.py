@@ -1,7 +1,7 @@
 """Text taller than the terminal goes through a pager, so nothing scrolls away unread.
 
 Only on a terminal (the interactive front end); piped output is never paged. The pager
-is ``$PAGER`` when set (split like a shell would, run without a shell), else
+is [display] pager or ``$PAGER`` when set (split like a shell would, run without a shell), else
 ``less -R -X -F`` (colours kept; the text stays on screen after quitting; one screen or
 less is printed as is), else the text is printed. The text was sanitised by the renderer
 and passes ``terminal_text`` again on its way to the pager.
@@ -20,7 +20,9 @@ from drills.core.safetext import terminal_text
 
 def pager_command() -> list[str] | None:
     """The pager to run: $PAGER, else less; None when there is none."""
-    value = os.environ.get("PAGER", "").strip()
+    from drills.display import CURRENT
+
+    value = (CURRENT.pager or os.environ.get("PAGER", "")).strip()
     if value:
         try:
             return shlex.split(value) or None

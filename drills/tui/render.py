@@ -7,7 +7,6 @@ Colour is plain ANSI and only when the output is a terminal and NO_COLOR is unse
 
 from __future__ import annotations
 
-import os
 import re
 import textwrap
 from dataclasses import dataclass
@@ -50,7 +49,9 @@ def display_width() -> int:
     """The terminal's width, capped at MAX_WIDTH for prose."""
     import shutil
 
-    return min(shutil.get_terminal_size().columns, MAX_WIDTH)
+    from drills.display import CURRENT
+
+    return min(shutil.get_terminal_size().columns, CURRENT.width or MAX_WIDTH)
 
 
 def elide(text: str, width: int) -> str:
@@ -65,14 +66,10 @@ def elide(text: str, width: int) -> str:
 
 
 def use_color(stream: IO[Any] | None = None) -> bool:
-    """No colour when NO_COLOR is set (any value) or the stream is not a terminal."""
-    if "NO_COLOR" in os.environ:
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # a closed stream
-        return False
+    """--color / [display] color, else NO_COLOR / FORCE_COLOR, else only on a terminal."""
+    from drills.display import use_color as decide
+
+    return decide(stream)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,212 @@
+"""``$DRILLS_HOME/config.toml``: defaults for the commands, read as data and checked.
+
+Tables and keys are a fixed schema (``SCHEMA``); an unknown key is an error with a "did
+you mean", a wrong type names what it takes, and a file that is not TOML names its line
+and column. ``parse`` is pure (text in, settings out); ``load`` reads the file. The
+command line always wins: the settings become click's ``default_map``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FILE_NAME = "config.toml"
+MAX_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Key:
+    kind: type | tuple[type, ...]
+    help: str
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    item: type | None = None  # for lists
+
+
+SCHEMA: dict[str, dict[str, Key]] = {
+    "practice": {
+        "count": Key(int, "questions per session", low=1, high=1000),
+        "tolerance": Key(str, "accepted error: 0.01, 1% or 0.01,1%"),
+        "feedback": Key(str, "after a miss: a short card, or the worked solution at once",
+                        choices=("brief", "full")),
+        "topics": Key(list, "only these topics", item=str),
+        "difficulty": Key(str, "only this difficulty", choices=("easy", "medium", "hard")),
+    },
+    "mock": {
+        "minutes": Key((int, float), "time for the whole interview", low=0.01, high=24 * 60),
+        "count": Key(int, "questions per interview", low=1, high=1000),
+        "per_question": Key((int, float), "seconds per question", low=0.01, high=24 * 3600),
+        "feedback": Key(str, "when explanations come", choices=("end", "brief", "full")),
+    },
+    "display": {
+        "color": Key(str, "colour in a terminal", choices=("auto", "always", "never")),
+        "width": Key(int, "wrap prose at this many columns at most", low=40, high=400),
+        "pager": Key(str, "the pager for long output (default: $PAGER, else less)"),
+    },
+    "review": {
+        "daily_limit": Key(int, "new items a day in drills review", low=1, high=10_000),
+    },
+}
+
+STARTER = """\
+# drills settings. Every key is optional; a command-line option always wins.
+# `drills config` shows the settings in force and where each comes from.
+
+[practice]
+# count = 10             # questions per session
+# tolerance = "0.005,0.5%"
+# feedback = "brief"     # brief: a short card after a miss (s shows the steps); full
+# topics = ["hand-computation", "lambdarank"]
+# difficulty = "medium"  # easy, medium or hard
+
+[mock]
+# minutes = 20
+# count = 8
+# per_question = 90      # seconds
+# feedback = "end"       # end, brief or full
+
+[display]
+# color = "auto"         # auto, always or never (NO_COLOR and FORCE_COLOR are respected)
+# width = 100            # wrap prose at most this wide
+# pager = "less -R"
+
+[review]
+# daily_limit = 20       # new items a day
+"""
+
+
+class ConfigError(ValueError):
+    """One line: where in the file, and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The values the file sets: ``values[table][key]``; ``path`` is None when there is no file."""
+
+    values: dict[str, dict[str, Any]] = field(default_factory=dict)
+    path: Path | None = None
+
+    def get(self, table: str, key: str, default: Any = None) -> Any:
+        return self.values.get(table, {}).get(key, default)
+
+
+def _toml() -> Any:
+    if sys.version_info >= (3, 11):
+        import tomllib
+
+        return tomllib
+    import tomli  # the same parser, for Python 3.10
+
+    return tomli
+
+
+def _where(text: str, table: str, key: str | None) -> str:
+    """``line:column`` of a table header or a key, for messages about values (tomllib keeps none)."""
+    header = re.compile(rf"^\s*\[\s*{re.escape(table)}\s*\]")
+    in_table = False
+    for n, line in enumerate(text.splitlines(), start=1):
+        col = len(line) - len(line.lstrip()) + 1
+        if line.lstrip().startswith("["):
+            in_table = bool(header.match(line))
+            if in_table and key is None:
+                return f"{n}:{col}"
+            continue
+        if in_table and key is not None and re.match(rf"^\s*\"?{re.escape(key)}\"?\s*=", line):
+            return f"{n}:{col}"
+    return "?"
+
+
+def _suggest(word: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(word, known, n=1)
+    return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
+
+
+_KIND_NAMES = {int: "a whole number", float: "a number", str: "a string", list: "a list"}
+
+
+def _check(value: Any, spec: Key) -> str | None:
+    """None when ``value`` fits ``spec``, else what it should be."""
+    kinds = spec.kind if isinstance(spec.kind, tuple) else (spec.kind,)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        return f"must be {_KIND_NAMES[kinds[-1]]}, not {value!r}"
+    if spec.choices and value not in spec.choices:
+        return f"must be one of {', '.join(spec.choices)}, not {value!r}"
+    if spec.low is not None and spec.high is not None and not spec.low <= value <= spec.high:
+        return f"must be from {spec.low:g} to {spec.high:g}, not {value!r}"
+    if spec.item is not None and not all(isinstance(v, spec.item) for v in value):
+        return "must be a list of strings"
+    return None
+
+
+def parse(text: str, path: Path | None = None) -> Settings:
+    """Settings from TOML ``text``; ConfigError (one line, with its line) for anything wrong."""
+    name = str(path) if path is not None else FILE_NAME
+    toml = _toml()
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        what = msg[: m.start()].strip() if m else msg
+        where = f"{m.group(1)}:{m.group(2)}" if m else "?"
+        raise ConfigError(f"{name}:{where}: {what}") from None
+    values: dict[str, dict[str, Any]] = {}
+    for table, body in data.items():
+        if table not in SCHEMA:
+            raise ConfigError(f"{name}:{_where(text, table, None)}: unknown table [{table}]"
+                              f"{_suggest(table, list(SCHEMA))}")
+        if not isinstance(body, dict):
+            raise ConfigError(f"{name}:{_where(text, table, None)}: {table} must be a table [{table}]")
+        for key, value in body.items():
+            spec = SCHEMA[table].get(key)
+            if spec is None:
+                raise ConfigError(f"{name}:{_where(text, table, key)}: unknown key {key!r} in "
+                                  f"[{table}]{_suggest(key, list(SCHEMA[table]))}")
+            problem = _check(value, spec)
+            if problem is not None:
+                raise ConfigError(f"{name}:{_where(text, table, key)}: [{table}] {key} {problem}")
+            values.setdefault(table, {})[key] = value
+    return Settings(values, path)
+
+
+def path() -> Path:
+    from drills.paths import home
+
+    return home() / FILE_NAME
+
+
+def load() -> Settings:
+    """The settings of ``$DRILLS_HOME/config.toml``; empty when there is none."""
+    where = path()
+    try:
+        if not where.is_file():
+            return Settings(path=None)
+        with open(where, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot be read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise ConfigError(f"{where}: larger than {MAX_BYTES // 1024} KB; is it the right file?")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    return parse(text, where)
+
+
+def default_map(settings: Settings) -> dict[str, dict[str, Any]]:
+    """Click's ``default_map``: command -> parameter -> value (the command line still wins)."""
+    practice = dict(settings.values.get("practice", {}))
+    mock = dict(settings.values.get("mock", {}))
+    out: dict[str, dict[str, Any]] = {}
+    if practice:
+        out["practice"] = practice
+    if mock:
+        out["mock"] = mock
+    return out
