@@ -111,29 +111,46 @@ def full_disk(tmp_path):
         subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
 
 
+NUMERIC_ONLY = """\
+pack:
+  name: disk-fill
+  version: "1.0.0"
+  description: Numeric questions only, so every answer line is graded.
+questions:
+  - id: fill-gen
+    topic: fill
+    kind: generated
+    difficulty: easy
+    prompt: "Compute NDCG@k."
+    generator: ndcg-hand
+    params: {n: 4, k: 3, metric: ndcg, max_rel: 3, gain: exponential}
+"""
+
+
 def test_on_a_full_filesystem_every_graded_answer_is_saved_or_reported(full_disk, tmp_path):
     home = full_disk / "home"
-    transcript = tmp_path / "t.jsonl"  # on the big disk: it counts what was graded
-    answers = "".join(f"0.{i:04d}{'x' * 0}\n" for i in range(1, 300))
+    pack = tmp_path / "fill.yaml"  # the pack and the transcript live on the big disk
+    pack.write_text(NUMERIC_ONLY, encoding="utf-8")
+    transcript = tmp_path / "t.jsonl"
     env = {"DRILLS_HOME": str(home)}
+    drills("practice", "--count", "1", "--seed", "1", "--pack", str(pack), input=b"0.5\n", env=env)
+    first = saved(home)
     filler = full_disk / "filler"
-    drills("practice", "--count", "1", "--seed", "1", "--topic", "hand-computation",
-           input=b"0.5\n", env=env)  # creates the database
-    with open(filler, "wb") as f:  # leave a few pages free, then the disk is full
+    with open(filler, "wb") as f:  # fill the disk, then give back room to open but not to finish
         try:
             f.write(b"\0" * (200 * 1024))
         except OSError:
             pass
-    os.truncate(filler, max(0, os.path.getsize(filler) - 12 * 1024))
-    done = drills("practice", "--count", "300", "--seed", "5", "--topic", "hand-computation",
-                  "--transcript", str(transcript), input=answers.encode(), env=env, timeout=300)
+    os.truncate(filler, max(0, os.path.getsize(filler) - 80 * 1024))
+    done = drills("practice", "--count", "300", "--seed", "5", "--pack", str(pack),
+                  "--transcript", str(transcript), input=b"0.5\n" * 300, env=env, timeout=300)
     err = done.stderr.decode()
     graded = len(transcript.read_text().splitlines())
     unsaved = [json.loads(x) for x in err.splitlines() if x.startswith("{")]
-    in_db = saved(home) - 1  # less the first run's answer
+    in_db = saved(home) - first
     assert graded == in_db + len(unsaved), err[-2000:]
-    if unsaved:
-        assert done.returncode == 1 and "Not saved:" in err
+    assert unsaved and done.returncode == 1 and "Not saved:" in err  # the disk did fill up
+    assert "Traceback" not in err and graded < 300  # plain mode stopped at the failure
 
 
 # --- input --------------------------------------------------------------------------------
@@ -210,3 +227,24 @@ def test_practice_into_head_ends_quietly(drills_home):
         executable="/bin/bash")
     assert b"Error" not in done.stderr and b"Traceback" not in done.stderr, done.stderr
     assert status.returncode == 0, status.stderr
+
+
+def test_a_concept_answer_that_cannot_be_saved_at_the_end_of_input_is_reported(monkeypatch, tmp_path):
+    import drills.cli.recorder as rec
+    from drills.store import Store, StoreError
+    from tests.test_pty import TINY_PACK
+
+    monkeypatch.setattr(rec, "RETRY_DELAY", 0)
+
+    def full(self, session_id, attempt):
+        raise StoreError("database or disk is full")
+
+    monkeypatch.setattr(Store, "record_attempt", full)
+    pack = tmp_path / "tiny.yaml"
+    pack.write_text(TINY_PACK, encoding="utf-8")
+    result = run("practice", "--pack", str(pack), "--topic", "tiny-why", "--count", "1",
+                 input="because the ideal ranking scores 1\n")  # revealed, then input ends
+    assert result.exit_code == 1
+    assert "Session over." in result.stdout
+    (line,) = [json.loads(x) for x in result.stderr.splitlines() if x.startswith("{")]
+    assert line["given"] == "because the ideal ranking scores 1" and line["verdict"] == "skipped"

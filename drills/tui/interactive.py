@@ -260,6 +260,8 @@ def run_interactive(session: Session, on_record: OnRecord | None = None, *, out:
     except KeyboardInterrupt:  # Ctrl-C while grading, outside the prompt: end cleanly
         if not session.finished:
             out.emit(session.quit())
+            if out.failure is not None:  # no prompt to ask retry on any more: report it
+                out.give_up()
         assert out.summary is not None
         return out.summary
     finally:

@@ -39,10 +39,10 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
             if session.finished:
                 break
         if not session.finished:  # EOF: end cleanly with what was answered
-            out.emit(session.quit())
+            _end(session, out)
     except KeyboardInterrupt:
         if not session.finished:
-            out.emit(session.quit())
+            _end(session, out)
     assert out.summary is not None
     return out.summary
 
@@ -64,6 +64,14 @@ def _stop(session: Session, out: Output) -> None:
     out.give_up()
     if not session.finished:
         out.emit(session.quit())
+
+
+def _end(session: Session, out: Output) -> None:
+    """Quit; a typed concept answer that cannot be saved then is reported, not waited on."""
+    out.emit(session.quit())
+    if out.failure is not None:
+        print(f"Error: {out.failure}", file=sys.stderr, flush=True)
+        out.give_up()
 
 
 def _isatty(stream: object) -> bool:
