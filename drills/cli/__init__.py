@@ -9,6 +9,7 @@ import errno
 import importlib
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -26,6 +27,23 @@ COMMANDS: dict[str, str] = {
     "generate": "drills.cli.generate:generate",
     "config": "drills.cli.config:config",
     "completion": "drills.cli.complete:completion",
+    "docs": "drills.cli.docs:docs",
+}
+
+
+# One line each for `drills --help`, so the list is never cut with "...".
+SHORT_HELP: dict[str, str] = {
+    "completion": "Print a shell completion script (bash, zsh, fish).",
+    "config": "Show the settings in force; config path, config init.",
+    "docs": "Read the documentation in the terminal.",
+    "generate": "Print a worksheet with an answer key.",
+    "history": "Export your answer history.",
+    "mock": "A timed mock interview with a report card.",
+    "packs": "List, validate, lint and create question packs.",
+    "practice": "Practise questions with feedback (the default).",
+    "review": "Spaced review of what you missed.",
+    "solve": "Solve NDCG@k step by step; check an answer.",
+    "stats": "Accuracy by topic, trend and your usual slips.",
 }
 
 
@@ -34,6 +52,23 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SHORT_HELP.get(name, "")) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.5)
+            starts = [c for c in sorted(COMMANDS) if c.startswith(name)]
+            guess = starts[0] if len(starts) == 1 else close[0] if close else None
+            hint = f" Did you mean {guess!r}?" if guess else ""
+            ctx.fail(f"No such command {name!r}.{hint} (commands: {', '.join(sorted(COMMANDS))})")
+        return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)

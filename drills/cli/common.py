@@ -118,8 +118,19 @@ def history_store(readonly: bool = False) -> Iterator[Store]:
 
 
 def parse_grades(text: str, what: str = "relevance") -> tuple[int, ...]:
-    """``2,1,3,0`` or ``2 1 3 0`` -> (2, 1, 3, 0); a one-line error for anything else."""
-    parts = [p for p in text.replace(",", " ").split() if p]
+    """``2,1,3,0``, ``2 1 3 0`` or ``[2, 1, 3, 0]`` (as prompts show it) -> (2, 1, 3, 0).
+
+    Anything else is a one-line error: ``2,,3`` names the empty place instead of
+    silently dropping a grade.
+    """
+    body = text.strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1]
+    pieces = [p.strip() for p in body.split(",")] if "," in body else body.split()
+    if any(not p for p in pieces) and "," in body:
+        fail(f"the {what} list {text.strip()!r} has an empty place between commas; "
+             "give every grade, like 2,1,3,0")
+    parts = [q for p in pieces for q in p.split()]
     if not parts:
         fail(f"the {what} list is empty: give grades like 2,1,3,0")
     grades: list[int] = []

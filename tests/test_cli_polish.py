@@ -1,0 +1,56 @@
+"""The command line as a newcomer meets it: help that is not cut, did-you-mean, docs, grade lists."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from drills.cli import COMMANDS, SHORT_HELP, cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_every_command_has_a_one_line_help_that_is_not_cut():
+    assert set(SHORT_HELP) == set(COMMANDS)
+    out = run("--help").stdout
+    for name, line in SHORT_HELP.items():
+        assert f"  {name}" in out and line in out
+    assert "..." not in out.split("Commands:")[1]
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("prac", "practice"), ("stast", "stats"),
+                                              ("genrate", "generate"), ("pack", "packs")])
+def test_a_mistyped_command_gets_did_you_mean(typed, meant):
+    result = run(typed)
+    assert result.exit_code == 2
+    assert f"No such command {typed!r}. Did you mean {meant!r}?" in result.stderr
+
+
+def test_docs_lists_and_prints_the_pages():
+    listing = run("docs")
+    assert listing.exit_code == 0 and "answers " in listing.stdout and "quiz " in listing.stdout
+    page = run("docs", "answers")
+    assert page.exit_code == 0 and page.stdout.startswith("# ")
+    wrong = run("docs", "answer")
+    assert wrong.exit_code == 2 and "did you mean 'answers'?" in wrong.stderr
+
+
+@pytest.mark.parametrize("grades", [["[2,1,3,0]"], ["[2, 1, 3, 0]"], ["[2,", "1,", "3,", "0]"],
+                                    ["2", "1", "3", "0"]])
+def test_solve_takes_the_list_as_prompts_print_it(grades):
+    result = run("solve", *grades, "--json")
+    assert result.exit_code == 0, result.output
+    assert '"relevance": [\n    2,\n    1,\n    3,\n    0\n  ]' in result.stdout
+
+
+@pytest.mark.parametrize("grades", ["2,,3", "2,1,", ",2"])
+def test_an_empty_place_in_a_grade_list_is_an_error(grades):
+    result = run("solve", grades)
+    assert result.exit_code == 2 and "empty place between commas" in result.stderr
+
+
+def test_the_vs_mrr_pack_name_has_no_doubled_prefix():
+    out = run("packs", "list").stdout
+    assert "ndcg-vs-mrr" in out and "ndcg-ndcg-" not in out
