@@ -355,7 +355,8 @@ def test_pack_header(stem):
     pack = PACKS[stem]
     assert set(pack) <= {"pack", "defaults", "questions"}
     head = pack["pack"]
-    assert head["name"] == f"ndcg-{stem}" and PACK_RE.match(head["name"])
+    name = stem if stem.startswith("ndcg-") else f"ndcg-{stem}"  # never a doubled prefix
+    assert head["name"] == name and PACK_RE.match(head["name"])
     assert isinstance(head["version"], str) and re.match(r"^\d+\.\d+\.\d+$", head["version"])
     assert isinstance(head["description"], str) and head["description"].strip()
     assert head["author"] == "drills"
