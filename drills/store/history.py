@@ -316,8 +316,9 @@ class Store:
     def _transact(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """``body`` in one BEGIN IMMEDIATE transaction; on damage, recover and run it again
         (so the answer being saved is not lost); other failures are one-line StoreErrors."""
-        if self._depth:  # inside the caller's transaction: it recovers and retries
-            return body(self.conn)
+        if self._depth:  # inside the caller's transaction or read: it recovers and retries
+            with write(self.conn):
+                return body(self.conn)
         for retry in (False, True):
             self._depth += 1
             try:

@@ -282,6 +282,13 @@ def recover(store: Store, exc: BaseException, sessions: Sequence[Sequence[Any]] 
                    f"repaired ({cannot}); showing the {kept.kept:,} of {kept.total:,} rows "
                    "that can still be read.")
         return
+    if store.readonly:  # an immutable read (a read-only folder) would not see the rebuild
+        from drills.store.home import read_only
+
+        fresh = read_only(store.path)
+        if fresh is not None:
+            store.conn.close()
+            store.conn = fresh
     store.note(f"The history database was damaged ({why}); the damaged file was kept as "
                f"{aside}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
                "database.")
