@@ -292,3 +292,18 @@ def test_a_dangling_symlink_home_is_named(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert result.output == (f"Error: DRILLS_HOME {home} is a symbolic link to {tmp_path / 'gone'}, "
                              "which does not exist (set DRILLS_HOME to a writable directory)\n")
+
+
+def test_json_output_escapes_c1_and_bidi_controls(drills_home):
+    with Store.open() as s:
+        sid = s.start_session("practice", 1, {})
+        s.record_attempt(sid, att(given="a\u202eb\x9bc", topic="t\u2066x",
+                                  generator="g", params={"note": "\u202e"}))
+    for args in (["stats", "--json"], ["history", "export", "--format", "json"],
+                 ["history", "export"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        assert not any(ch in result.stdout for ch in "\u202e\x9b\u2066"), args
+    data = json.loads(CliRunner().invoke(cli, ["history", "export", "--format", "json"]).stdout)
+    assert data[0]["given"] == "a\u202eb\x9bc" and data[0]["params"] == {"note": "\u202e"}
+    assert "t\u2066x" in json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)["by_topic"]

@@ -7,11 +7,11 @@ Rows are streamed from the cursor, so a large history does not sit in memory.
 from __future__ import annotations
 
 import csv
-import json
 import sqlite3
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
+from drills.core.safetext import json_text
 from drills.store.db import StoreError, is_corrupt
 from drills.store.fields import decode_attempt
 
@@ -62,7 +62,7 @@ def write_csv(store: Store, out: TextIO) -> int:
     for row in rows(store):
         row["misconceptions"] = ";".join(row["misconceptions"])
         if row["params"] is not None:
-            row["params"] = json.dumps(row["params"], sort_keys=True, ensure_ascii=False)
+            row["params"] = json_text(row["params"], sort_keys=True, ensure_ascii=False)
         writer.writerow(["" if row[c] is None else row[c] for c in COLUMNS])
         n += 1
     return n
@@ -74,7 +74,7 @@ def write_json(store: Store, out: TextIO) -> int:
     out.write("[")
     for row in rows(store):
         out.write(",\n  " if n else "\n  ")
-        out.write(json.dumps(row, ensure_ascii=False))
+        out.write(json_text(row, ensure_ascii=False))
         n += 1
     out.write("\n]\n" if n else "]\n")
     return n
