@@ -307,3 +307,25 @@ def test_json_output_escapes_c1_and_bidi_controls(drills_home):
     data = json.loads(CliRunner().invoke(cli, ["history", "export", "--format", "json"]).stdout)
     assert data[0]["given"] == "a\u202eb\x9bc" and data[0]["params"] == {"note": "\u202e"}
     assert "t\u2066x" in json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)["by_topic"]
+
+
+def test_text_from_the_history_is_shown_not_sent(capsys):
+    from drills.cli import review as review_cli
+    from drills.cli.stats import render
+
+    g = {"attempts": 3, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0}
+    data = {"attempts": 3, "sessions": 1, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0,
+            "streak": {"days": 1, "correct": 0}, "by_topic": {"t\x1b]52;c;x\x07": g},
+            "by_kind": {"numeric": g}, "trend": [], "misconceptions": {"m\x1b[2J": 3},
+            "practise_next": {"topics": [{"topic": "t\x1b]52;c;x\x07", "accuracy": 0.0,
+                                          "attempts": 3}],
+                              "misconceptions": [{"id": "m\x1b[2J", "count": 3,
+                                                  "topics": ["t\u202e"]}]},
+            "review": {"cards": 0, "due": 0, "next_due": None}}
+    text = render(data, unicode=False)
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert "t^[]52;c;x^G" in text and "m^[[2J" in text
+    now = datetime.now(timezone.utc)
+    review_cli._list([("q:\x1b[2Jgone", now)], 5, now)
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "q:^[[2Jgone: no longer in any pack" in out

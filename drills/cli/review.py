@@ -120,6 +120,7 @@ def _list(due: Sequence[tuple[str, datetime]], count: int, now: datetime) -> Non
     are what ``drills review --count`` would ask; stale items follow.
     """
     from drills.cli.catalog import load_questions
+    from drills.core.safetext import visible
 
     found = resolve([key for key, _when in due], load_questions(()))
     ordered = [d for d in due if d[0] in found] + [d for d in due if d[0] not in found]
@@ -131,4 +132,5 @@ def _list(due: Sequence[tuple[str, datetime]], count: int, now: datetime) -> Non
     more = f" ({'; '.join(notes)})" if notes else ""
     click.echo(f"{len(due)} item{'' if len(due) == 1 else 's'} due for review{more}:")
     for key, when in shown:
-        click.echo(f"  {key}: {describe(key, found.get(key))} - due {human_when(when, now)}")
+        click.echo(f"  {visible(key)}: {visible(describe(key, found.get(key)))} - due "
+                   f"{human_when(when, now)}")

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from drills.cli.common import history_store
-from drills.core.safetext import json_text
+from drills.core.safetext import json_text, visible
 
 SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
@@ -59,7 +59,7 @@ def _titles() -> dict[str, str]:
 def _table(title: str, groups: dict[str, dict[str, Any]], unicode: bool) -> list[str]:
     lines = [title]
     for key, g in sorted(groups.items(), key=lambda kv: (-kv[1]["attempts"], kv[0])):
-        lines.append(f"  {key:<{LABEL_WIDTH}} {bar(g['accuracy'], unicode=unicode)} "
+        lines.append(f"  {visible(key):<{LABEL_WIDTH}} {bar(g['accuracy'], unicode=unicode)} "
                      f"{_pct(g['accuracy'])}  {g['correct']}/{g['attempts']}")
     return lines
 
@@ -94,16 +94,16 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
         lines += ["", "Top wrong formulas"]
         for m, n in list(data["misconceptions"].items())[:5]:
             title = titles.get(m)
-            lines.append(f"  {n:>5}x  {m}" + (f": {title}" if title else ""))
+            lines.append(f"  {n:>5}x  {visible(m)}" + (f": {title}" if title else ""))
     nxt = data["practise_next"]
     if nxt["topics"] or nxt["misconceptions"]:
         lines += ["", "Practise next"]
         for t in nxt["topics"][:3]:
-            lines.append(f"  - {t['topic']}: {round(100 * t['accuracy'])}% correct in "
+            lines.append(f"  - {visible(t['topic'])}: {round(100 * t['accuracy'])}% correct in "
                          f"{t['attempts']} recent answer{'' if t['attempts'] == 1 else 's'}")
         for m in nxt["misconceptions"][:3]:
-            where = ", ".join(m["topics"][:3])
-            fix = titles.get(m["id"], m["id"])
+            where = visible(", ".join(m["topics"][:3]))
+            fix = titles.get(m["id"], visible(m["id"]))
             lines.append(f"  - avoid {fix} ({m['count']}x" + (f", in {where})" if where else ")"))
     rv = data["review"]
     if rv["cards"]:
