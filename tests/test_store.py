@@ -382,3 +382,18 @@ def test_malformed_schema_page_is_moved_aside(tmp_path):
     with Store.open(home) as s:
         assert s.notice is not None and ".corrupt-" in s.notice
         assert s.start_session("practice", 1, {}) == 1
+
+
+def test_a_schedule_failure_from_sqlite_is_said_in_words(store, monkeypatch):
+    from drills.store import review
+
+    def locked(store, attempt, **kw):
+        raise sqlite3.OperationalError("database table is locked")
+
+    monkeypatch.setattr(review, "update_review", locked)
+    sid = store.start_session("practice", 1, {})
+    with pytest.raises(StoreError) as err:
+        store.record_attempt(sid, att())
+    assert str(err.value) == ("the answer was saved, but the review schedule of q:q1 could not "
+                              "be updated: database table is locked")
+    assert store.conn.execute("SELECT count(*) FROM attempts").fetchone() == (1,)

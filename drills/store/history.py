@@ -248,9 +248,10 @@ class Store:
                 raise
             conn.execute("ROLLBACK TO review_card")
             conn.execute("RELEASE review_card")
+            why = " ".join(str(exc).split())  # SQLite says it in words; a bug needs its type
+            why = why if isinstance(exc, sqlite3.Error) else f"{type(exc).__name__}: {why}"
             return ReviewError(f"the answer was saved, but the review schedule of "
-                               f"{item_key(attempt)} could not be updated: "
-                               f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+                               f"{item_key(attempt)} could not be updated: {why}")
         conn.execute("RELEASE review_card")
         return None
 
