@@ -519,3 +519,11 @@ def test_decimal_refuses_values_whose_float_hid_an_exact_zero(text: str) -> None
     answer = parse(text)  # the float path sees 4.4e-16, not 0
     with pytest.raises(AnswerError, match="cannot be evaluated precisely"):
         answer.decimal()
+
+
+def test_decimal_raises_its_precision_over_cancellation() -> None:
+    # at 60 digits exp(600) swallows the +1 and the sum would come out -1
+    assert parse("exp(600)+1-exp(600)-1").decimal() == 0
+    x = parse("1/log2(3)").decimal()
+    assert parse("1/log2(3) + (exp(600)+1-exp(600)-1)").decimal() == x
+    assert parse("exp(100) + 1 - exp(100)").decimal() == 1

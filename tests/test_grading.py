@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -174,7 +175,7 @@ def test_describe_correct_mentions_interval_rule_and_error() -> None:
     text = grade("0.76", NDCG).describe()
     assert text.startswith("Correct")
     assert "0.76" in text
-    assert "[0.754192, 0.764192]" in text
+    assert "[0.754192, 0.764191]" in text
     assert "±max(0.005 abs, 0.5% rel)" in text
     assert NDCG.text in text and "0.759191924" in text
     assert "error +0.000808" in text
@@ -185,7 +186,7 @@ def test_describe_close_blames_rounding() -> None:
     text = grade("0.75", NDCG).describe()
     assert text.startswith("Close")
     assert "rounding" in text and "truncation" in text
-    assert "[0.754192, 0.764192]" in text
+    assert "[0.754192, 0.764191]" in text
     assert "error -0.009192" in text
 
 
@@ -256,7 +257,8 @@ def test_describe_small_and_large_values_stay_readable() -> None:
     big = FakeRef("1234567/1", R(1234567))
     text = grade("1234567", big).describe()
     assert "1234567/1 = 1234567." in text  # no 1.234567e+06
-    assert "±6173" in text and "[1228394, 1240740]" in text  # 1234567 -+ 6172.835
+    # 1234567 -+ 6172.835: bounds rounded inward, the tolerance rounded down
+    assert "±6172" in text and "[1228395, 1240739]" in text
     whole = grade("3", FakeRef("3", R(3))).describe()
     assert "exact 3." in whole and "3 = 3" not in whole  # the value is not repeated
 
@@ -267,7 +269,7 @@ def test_describe_without_a_value_for_loop_verdicts() -> None:
                     check.low, check.high, None, check.tolerance)
     text = skipped.describe()
     assert text.startswith("Skipped: the exact answer is " + NDCG.text)
-    assert "[0.754192, 0.764192]" in text
+    assert "[0.754192, 0.764191]" in text
     timeout = Check("timeout", "", None, False, "1/2", 0.5, 0.495, 0.505, None, Tolerance())
     assert timeout.describe().startswith("Time is up: the exact answer is 1/2 = 0.5.")
 
@@ -283,3 +285,91 @@ def test_an_expression_is_graded_by_its_value_not_its_cancelling_float() -> None
 def test_an_answer_with_no_exact_decimal_is_invalid() -> None:
     check = grade("1/(sqrt(2)^2 - 2)", HALF)  # the float is 4.5e15; the value does not exist
     assert check.verdict == "invalid" and "cannot be evaluated precisely" in check.message
+
+
+# ------------------------------------------------------------- numbers shown are numbers accepted
+def _engine_cases():
+    from drills.core.metrics import metric_value
+    from drills.core.questions import Problem
+
+    rng = __import__("random").Random(5)
+    for _ in range(120):
+        n = rng.randint(2, 8)
+        problem = Problem(tuple(rng.randint(0, 3) for _ in range(n)), None,
+                          rng.choice([None, rng.randint(1, n)]), rng.choice(["exponential", "linear"]))
+        for metric in ("dcg", "idcg", "ndcg"):
+            yield metric_value(problem, metric)
+
+
+@pytest.mark.parametrize("tol", [Tolerance(), Tolerance(0.0005, 0.0), Tolerance(0.01, 0.02),
+                                 Tolerance(0.0, 0.001), Tolerance(5e-7, 0.0)])
+def test_a_printed_bound_typed_back_is_accepted(tol: Tolerance) -> None:
+    checked = 0
+    for value in _engine_cases():
+        check = grade("0", value, tol)
+        low, high = check.bounds()
+        assert Decimal(low) <= Decimal(high)
+        for bound in (low, high):
+            assert grade(bound, value, tol).verdict == "correct", (bound, value.text, tol)
+            checked += 1
+        # and the printed bounds are within a unit of the last printed digit of the true ones
+        width = Decimal(repr(tol.allowed(value.value)))
+        places = -Decimal(low).as_tuple().exponent if "." in low else 0
+        assert value.decimal() - width <= Decimal(low) <= value.decimal() - width + Decimal(1).scaleb(-places)
+    assert checked > 500
+
+
+@settings(max_examples=300, deadline=None)
+@given(error=st.floats(-0.02, 0.02, allow_nan=False), allowed=st.sampled_from([0.005, 0.0005, 0.03565, 1e-6]))
+def test_the_printed_error_compares_with_the_printed_tolerance(error: float, allowed: float) -> None:
+    from drills.core.grading import _down, error_text
+
+    shown = Decimal(error_text(error, allowed).lstrip("+"))
+    inside = abs(error) <= allowed * (1 + 1e-9) + 1e-15
+    assert (abs(shown) <= Decimal(_down(allowed))) == inside
+    assert abs(float(shown) - error) <= abs(error) * 1e-3 + 1e-12  # and it is the error
+
+
+def test_error_at_the_edge_gets_more_digits() -> None:
+    from drills.core.grading import error_text
+
+    assert error_text(0.0050004, 0.005) == "+0.0050004"  # not "+0.005", which looks accepted
+    assert error_text(-0.00500001, 0.005) == "-0.00500001"
+    assert error_text(0.0008081, 0.005) == "+0.0008081"
+
+
+def test_exact_means_symbolically_equal() -> None:
+    from drills.core.metrics import metric_value
+    from drills.core.questions import Problem
+
+    dcg = metric_value(Problem((2, 1, 3, 0)), "dcg")
+    near = grade("13/2 + 1/log2(3) + 1e-41", dcg)
+    assert near.verdict == "correct" and near.exact is False  # 60 digits agree; the value does not
+    assert "Correct, and exact" not in near.describe()
+    assert grade("13/2 + 1/log2(9)*2", dcg).exact is True  # log2(9) = 2 log2(3)
+    assert grade("13/2 + ln(2)/ln(3)", dcg).exact is True
+    assert grade("13/2 + 1/log2(3) + sqrt(2)^2 - 2", dcg).exact is True
+    assert grade("6.5 + 1/log2(3)", dcg).exact is True
+    assert grade("13/2 + 1/log2(3.0000001)", dcg).exact is False
+
+
+def test_cancellation_raises_precision_instead_of_grading_a_wrong_value() -> None:
+    from drills.core.metrics import metric_value
+    from drills.core.questions import Problem
+
+    ndcg = metric_value(Problem((2, 1, 3, 0), (3, 2, 1, 0)), "ndcg")
+    text = f"{ndcg.text} + (exp(600)+1-exp(600)-1)"  # exactly the answer
+    check = grade(text, ndcg)
+    assert check.verdict == "correct" and check.error == pytest.approx(0, abs=1e-15)
+    assert check.exact is True  # exp(600) cancels symbolically too
+    assert grade("exp(600) + 1 - exp(600) + 1", FakeRef("2", R(2))).verdict == "correct"
+
+
+def test_a_narrowed_interval_says_why() -> None:
+    from drills.core.questions import Narrowing
+
+    n = Narrowing(Tolerance(0.0005, 0.0), Tolerance(), 3, "reciprocal_discount", "0.4118",
+                  "0.4118 would be the 1/i discount")
+    check = grade("0.4118", FakeRef("x", R(4083, 10000)), n.tolerance, n)
+    assert check.verdict == "wrong"
+    assert "(±0.0005, narrowed from ±0.005: 0.4118 would be the 1/i discount)" in check.describe()

@@ -56,7 +56,9 @@ def test_a_good_pack_passes(tmp_path):
     path.write_text(PACK, encoding="utf-8")
     result = lint(str(path), "--seeds", "30")
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert "0 error(s), 0 warning(s)" in result.stdout
+    # the one fixed `answer:` without a problem is listed: it can diagnose nothing
+    assert "0 error(s), 1 warning(s)" in result.stdout
+    assert "warning: " in result.stdout and "t-fixed: can diagnose nothing" in result.stdout
     summary = result.stdout.strip().splitlines()[-1]
     assert "15 generated x 30 seeds" in summary and f"{15 * 30 + 3} items checked" in summary
 
@@ -64,7 +66,7 @@ def test_a_good_pack_passes(tmp_path):
 def test_too_few_distinguishable_slips_is_only_a_warning(tmp_path):
     path = tmp_path / "flat.yaml"
     path.write_text(PACK.split("  - {id: t-hand-dcg")[0] + """\
-  - {id: t-binary-ones, topic: binary-vs-graded, kind: numeric, prompt: "[1, 1, 1]",
+  - {id: t-binary-ones, topic: binary-vs-graded, kind: numeric, prompt: "NDCG of [1, 1, 1]",
      problem: {relevance: [1, 1, 1]}, metric: ndcg}
 """, encoding="utf-8")
     report = lint_questions([template("ndcg-hand", n=2, max_rel=1, k=1)], seeds=20)
@@ -72,7 +74,8 @@ def test_too_few_distinguishable_slips_is_only_a_warning(tmp_path):
     assert len(report.warnings) == 1
     assert "t-ndcg-hand: " in report.warnings[0] and "of 20 generated items have fewer than 2" in report.warnings[0]
     result = lint(str(path), "--seeds", "10")
-    assert result.exit_code == 0 and "0 warning(s)" in result.stdout  # fixed items are not flagged
+    # the fixed item is not flagged: forgetting the division (DCG 2.13) is still a slip to name
+    assert result.exit_code == 0 and "0 warning(s)" in result.stdout, result.stdout
 
 
 def test_errors_fail_with_file_line_and_id(tmp_path):
@@ -83,7 +86,8 @@ def test_errors_fail_with_file_line_and_id(tmp_path):
     out = result.stdout
     assert "bad-no-list: the prompt does not show the ranked relevance list [2, 1, 3, 0]" in out
     assert "bad.yaml:17: questions[1].options: 2 options are marked `correct: true`; exactly one" in out
-    assert "good-one" not in out
+    assert "error: " not in out.split("good-one")[0].splitlines()[-1]  # only a warning:
+    assert "good-one: can diagnose nothing" in out
     assert f"{path}:" in out
     assert "2 error(s)" in out
 
@@ -134,7 +138,7 @@ def test_out_of_range_and_self_grading(monkeypatch):
         def to_sympy(self):  # pragma: no cover - never reached: "2" is a plain number
             raise AssertionError
 
-    q = Question(id="q", topic="hand-computation", kind="numeric", prompt="[2, 1]",
+    q = Question(id="q", topic="hand-computation", kind="numeric", prompt="NDCG of [2, 1]",
                  problem=Problem((2, 1)), metric="ndcg")
     monkeypatch.setattr(packs_lint, "_reference", lambda _q: Broken())
     report = lint_questions([q])

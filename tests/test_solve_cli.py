@@ -133,7 +133,7 @@ def test_text_answer_output_names_the_mistake():
     assert res.exit_code == 1
     assert "linear_gain" in res.output
     assert "2^2 - 1 = 3" in res.output  # the right step from the engine's own rows
-    assert "Accepted [0.754192, 0.764192]" in res.output
+    assert "Accepted [0.754192, 0.764191]" in res.output
 
 
 def test_unreadable_text_answer_is_a_one_line_usage_error():

@@ -16,7 +16,7 @@ import operator
 import re
 import warnings
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -112,20 +112,18 @@ class Answer:
     def decimal(self, digits: int = 50) -> Decimal:
         """A ``decimal.Decimal`` rounded to ``digits`` significant digits.
 
-        Evaluated with 10 guard digits by the stdlib ``decimal`` module (no mpmath or
-        sympy import); typed decimals are exact, so ``0.76`` gives exactly 0.76.
+        Computed by the stdlib ``decimal`` module (no mpmath or sympy import): a rational
+        answer exactly from its Fraction (``0.76`` gives exactly 0.76), any other with
+        as many digits as its cancellations need (drills.core.evaluate); an answer with
+        no stable value (``1/(sqrt(2)^2 - 2)``: the float was 4e-16, the value 1/0) is
+        refused.
         """
-        with localcontext() as ctx:
-            ctx.prec = digits + 10
-            try:
-                result = _to_decimal(self.node)
-            except ArithmeticError:  # e.g. 1/(sqrt(2)^2 - 2): the float was 4e-16, exactly 0
-                result = Decimal("NaN")
-            if not result.is_finite():
-                raise AnswerError("the answer cannot be evaluated precisely (a value that "
-                                  "rounds to nonzero is exactly 0 or negative)", self.text)
-            ctx.prec = digits
-            return +result
+        from drills.core.evaluate import Imprecise, to_decimal
+
+        try:
+            return to_decimal(self.node, self.fraction(), digits)
+        except Imprecise as exc:
+            raise AnswerError(str(exc), self.text) from None
 
     def fraction(self) -> Fraction | None:
         """The exact rational value, or None when the answer uses a function or a root."""
@@ -371,27 +369,3 @@ def _to_sympy(node: Node, sp: Any) -> Any:
         return sp.log(args[0]) if base is None else sp.log(args[0], base)
     a, b = _to_sympy(node.left, sp), _to_sympy(node.right, sp)
     return sp.Pow(a, b) if node.op == "^" else _ARITH[node.op](a, b)
-
-
-def _to_decimal(node: Node) -> Decimal:
-    """Evaluate in the current decimal context (parse() already checked every domain)."""
-    if isinstance(node, Num):
-        return Decimal(node.value.numerator) / Decimal(node.value.denominator)
-    if isinstance(node, Neg):
-        return -_to_decimal(node.operand)
-    if isinstance(node, Percent):
-        return _to_decimal(node.operand) / 100
-    if isinstance(node, Call):
-        x = _to_decimal(node.args[0])
-        if node.name in ("sqrt", "exp", "log10", "ln"):
-            return getattr(x, node.name)()
-        base = _to_decimal(node.args[1]) if len(node.args) == 2 else None
-        base = Decimal(2) if node.name == "log2" else base
-        return x.ln() if base is None else x.ln() / base.ln()
-    a, b = _to_decimal(node.left), _to_decimal(node.right)
-    if node.op == "^":  # parse() allowed a negative base only with an integral exponent
-        if a < 0 or b == b.to_integral_value():
-            n = int(b.to_integral_value())
-            return Decimal(1) if n == 0 else a**n
-        return a**b
-    return _ARITH[node.op](a, b)

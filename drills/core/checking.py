@@ -7,7 +7,7 @@ disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from drills.core.exact import decimal_text, with_value
 from drills.core.questions import LETTERS, Question, Tolerance
@@ -72,6 +72,10 @@ class Outcome:
     diagnosis: tuple[str, ...] = ()
     pointer: str | None = None
     tolerance: Tolerance | None = None
+    # The interval was narrowed because the question's tolerance accepted a slip's value:
+    # why ("0.4118 would be the 1/i discount") and the decimal places the prompt asked for.
+    narrowed: str | None = None
+    decimals: int | None = None
 
     @property
     def counted(self) -> bool:
@@ -85,12 +89,20 @@ class Outcome:
 
 def check_numeric(question: Question, text: str, override: Tolerance | None = None) -> Outcome:
     from drills.core.grading import grade
+    from drills.core.narrowing import narrowing_for
 
     tol = tolerance_for(question, override)
+    # a question built elsewhere (drills solve) or an explicit --tolerance is narrowed here
+    narrowing = narrowing_for(question, tol)
+    if narrowing is not None:
+        tol = narrowing.tolerance
+    elif override is None:
+        narrowing = question.narrowing
     ref = reference(question)
-    result = grade(text, ref, tol)
+    result = grade(text, ref, tol, narrowing)
     common = dict(question=question, given=text, expected=ref.text, expected_value=ref.value,
-                  tolerance=tol)
+                  tolerance=tol, narrowed=narrowing.reason if narrowing else None,
+                  decimals=narrowing.decimals if narrowing else None)
     if result.verdict == "invalid":
         return Outcome(verdict="invalid", summary=result.message or "could not read that answer", **common)
     ids: tuple[str, ...] = ()
@@ -101,8 +113,10 @@ def check_numeric(question: Question, text: str, override: Tolerance | None = No
 
         case = case_of(question)
         assert case is not None
-        d = diagnose_case(case, result.value, tol)
+        d = diagnose_case(case, result.value, tol, narrowing.before if narrowing else None)
         ids, diagnosis, pointer = tuple(d.ids), d.explanations, d.pointer
+        if ids and result.verdict == "close":  # a known slip, not rounding
+            result = replace(result, verdict="wrong")
     return Outcome(verdict=result.verdict, summary=result.describe(), exact=result.exact,
                    error=result.error, misconceptions=ids, diagnosis=diagnosis, pointer=pointer,
                    **common)

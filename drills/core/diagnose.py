@@ -67,10 +67,18 @@ def same(a: Decimal, b: Decimal) -> bool:
     return abs(a - b) <= SAME * max(Decimal(1), abs(b))
 
 
-@lru_cache(maxsize=1024)
 def slip_values(case: Case) -> tuple[Variant, ...]:
     """Every slip that applies to ``case`` with its value, those equal to the answer left out."""
-    correct = metric_value(case.problem, case.metric).decimal()
+    values = _all_values(case.problem, case.metric, case.graded)
+    if not case.declared:
+        return values
+    return tuple(v for v in values if v.misconception.id in case.declared)
+
+
+@lru_cache(maxsize=1024)  # generators, narrowing and grading ask about the same items
+def _all_values(problem: Problem, metric: str, graded: tuple[int, ...] | None) -> tuple[Variant, ...]:
+    case = Case(problem, metric, (), graded)
+    correct = metric_value(problem, metric).decimal()
     out: list[Variant] = []
     for m in SLIPS.values():
         if not m.applies(case):
@@ -163,16 +171,23 @@ def _closest(hits: list[tuple[float, Variant]]) -> list[tuple[float, Variant]]:
     return convention or kept
 
 
-def diagnose_case(case: Case, learner: float, tolerance: Tolerance) -> Diagnosis:
-    """Name the slips whose value the learner's answer matches (closest first)."""
+def diagnose_case(case: Case, learner: float, tolerance: Tolerance,
+                  window: Tolerance | None = None) -> Diagnosis:
+    """Name the slips whose value the learner's answer matches (closest first).
+
+    ``window``: how near a slip's value the answer must be to match it (default
+    ``tolerance``); a narrowed question matches within its original, wider tolerance, so
+    0.970 still names the slip worth 0.96950 that a ±0.0005 interval keeps out.
+    """
     problem, metric = case.problem, case.metric
     correct = metric_value(problem, metric).value
     if abs(learner - correct) <= tolerance.allowed(correct):
         return Diagnosis((), ())
+    near = window or tolerance
     hits = [
         (abs(learner - v.value.value), v)
         for v in variants_for(case, tolerance)
-        if abs(learner - v.value.value) <= tolerance.allowed(v.value.value) * (1 + 1e-9) + 1e-15
+        if abs(learner - v.value.value) <= near.allowed(v.value.value) * (1 + 1e-9) + 1e-15
     ]
     hits = _closest(hits)
     matches = tuple(v.misconception for _, v in hits)

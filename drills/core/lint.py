@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from drills.core.generators.common import MIN_VARIANTS
+from drills.core.lintslips import prompt_errors, slip_warnings
 from drills.core.metrics import QUANTITIES
 from drills.core.safetext import shorten
 
@@ -77,6 +78,7 @@ class _Linter:
             if q.metric not in QUANTITIES and not _lists_in_prompt(q):  # one gain or rank: no list
                 errors.append("the prompt does not show the ranked relevance list "
                               f"{_grades(q.problem.relevance)}")
+            errors += prompt_errors(q)  # @k and metric agree with problem:, answer: with it
             if generated and q.metric in DIAGNOSED and q.generator not in SAME_UNDER_EVERY_FORMULA:
                 from drills.core.generators.common import diagnosable
 
@@ -107,6 +109,7 @@ class _Linter:
                 report.items += 1
                 errors, _ = self.check_item(q, generated=False)
                 report.errors += [f"{where}: {e}" for e in errors]
+                report.warnings += [f"{where}: {w}" for w in slip_warnings(q)]
                 continue
             failures: dict[str, list[int]] = {}
             few: list[int] = []

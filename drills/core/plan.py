@@ -48,9 +48,14 @@ def shuffle_options(question: Question, rng: random.Random) -> Question:
 
 def instantiate(template: Question, rng: random.Random) -> Question:
     """A concrete numeric/choice question from a generated template; fixed choice
-    questions get their options shuffled; other questions pass through."""
+    questions get their options shuffled, fixed numeric ones a narrowed interval when
+    theirs would accept a slip; other questions pass through."""
     if template.kind == "choice":
         return shuffle_options(template, rng)
+    if template.kind == "numeric":  # its interval never holds a slip's value (core/narrowing)
+        from drills.core.narrowing import prepared
+
+        return prepared(template)
     if template.kind != "generated":
         return template
     gen = REGISTRY.get(template.generator or "")

@@ -41,6 +41,28 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
+class Narrowing:
+    """A tolerance narrowed because it would have accepted a known slip's value.
+
+    ``tolerance`` is the narrowed rule (half a unit in the ``decimals``-th place, less
+    than half the distance to the nearest slip); ``before`` the rule that accepted
+    ``slip``'s ``value`` (shown to decimals + 1 places).
+    """
+
+    tolerance: Tolerance
+    before: Tolerance
+    decimals: int
+    slip: str
+    value: str
+    reason: str  # "0.4118 would be the 1/i discount"
+
+    @property
+    def instruction(self) -> str:
+        """The sentence the prompt ends with."""
+        return f"Give the answer to {self.decimals} decimal places."
+
+
+@dataclass(frozen=True)
 class Problem:
     """A ranking problem: relevance grades in ranked order, the judged pool, cut-off k.
 
@@ -117,8 +139,16 @@ class Question:
     tolerance: Tolerance | None = None
     # The slip ids a generator declares for what it asks (empty: every slip for the metric).
     slips: tuple[str, ...] = ()
+    # Set when the question was built (drills.core.narrowing.prepared): the tolerance would
+    # have accepted a slip, so ``tolerance`` is narrowed and the prompt asks for decimals.
+    narrowing: Narrowing | None = None
     pack: str = ""
     source: Source = field(default_factory=Source)
+
+    @property
+    def decimals(self) -> int | None:
+        """Decimal places the prompt asks for (None: any answer within the tolerance)."""
+        return self.narrowing.decimals if self.narrowing else None
 
     @property
     def prose(self) -> str:

@@ -211,9 +211,11 @@ def concrete(
         from drills.core.slips import slips_for
 
         slips = slips_for(metric)
+    from drills.core.narrowing import prepared
+
     if template.explanation.strip():
         explanation = f"{explanation}\n\n{template.explanation.strip()}"
-    return replace(
+    return prepared(replace(
         template,
         kind=kind,
         prompt=prompt,
@@ -228,4 +230,5 @@ def concrete(
         generator=name,
         params=dict(params),
         slips=tuple(slips or ()),
-    )
+        narrowing=None,
+    ))

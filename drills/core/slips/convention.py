@@ -10,4 +10,5 @@ formula_slip(
     "No judged document is relevant, so IDCG is 0 and DCG / IDCG is undefined. drills "
     "scores such a query 0, as scikit-learn, trec_eval and ranx do; 1 is LightGBM's and "
     "XGBoost's convention. In an interview, name the convention you use.",
-    Formula(empty_ideal_one=True), metrics=("ndcg",), family="convention")
+    Formula(empty_ideal_one=True), metrics=("ndcg",), family="convention",
+    short="scoring a query with nothing relevant 1")

@@ -11,14 +11,14 @@ from drills.core.slips.registry import Case, formula_slip, slip
 formula_slip(
     "dcg_not_truncated", "DCG summed past k",
     "You summed DCG over the whole list. DCG@k stops at rank k.",
-    Formula(truncate_dcg=False), metrics=("dcg", "ndcg", "ndcg_difference"), family="cutoff")
+    Formula(truncate_dcg=False), metrics=("dcg", "ndcg", "ndcg_difference"), family="cutoff", short="DCG summed past k")
 
 
 @slip("k_ignored", "k ignored: DCG and IDCG over the whole list",
       "You ignored the cut-off: DCG over the whole ranking and IDCG over the whole judged "
       "pool. @k cuts both at rank k; documents below it do not count on either side.",
       # on DCG alone it is dcg_not_truncated, on IDCG alone ideal_not_truncated
-      metrics=("ndcg", "delta_ndcg", "ndcg_difference", "rr", "precision", "hit"), family="cutoff",
+      metrics=("ndcg", "delta_ndcg", "ndcg_difference", "rr", "precision", "hit"), family="cutoff", short="ignoring k",
       formula=Formula(truncate_dcg=False, ideal="untruncated"),
       descriptions={
           "rr": "You ignored the cut-off: RR@k only looks at the top k, and is 0 when no relevant "

@@ -15,22 +15,22 @@ formula_slip(
     "You discounted rank i by log2(i) with rank 1 undiscounted (the older "
     "Jarvelin-Kekalainen form), so ranks 1 and 2 both got discount 1. "
     "The standard discount is log2(i + 1): 1, log2(3), 2, log2(5), ...",
-    Formula(discount="log2_rank"), metrics=(*NDCG_FAMILY, "ndcg_difference", *ONE_RANK), family="discount")
+    Formula(discount="log2_rank"), metrics=(*NDCG_FAMILY, "ndcg_difference", *ONE_RANK), family="discount", short="the log2(i) discount")
 formula_slip(
     "rank_offset", "discount log2(i + 2): ranks counted from 0 twice",
     "You shifted the rank by one too many: rank 1 got log2(3) instead of log2(2) = 1. "
     "With 1-based ranks the discount is log2(i + 1).",
-    Formula(discount="log2_offset"), metrics=(*NDCG_FAMILY, "ndcg_difference", *ONE_RANK), family="discount")
+    Formula(discount="log2_offset"), metrics=(*NDCG_FAMILY, "ndcg_difference", *ONE_RANK), family="discount", short="the log2(i + 2) discount")
 formula_slip(
     "reciprocal_discount", "discount 1/i (MRR-style) instead of 1/log2(i + 1)",
     "You divided by the rank itself, as reciprocal rank does. NDCG's discount is the "
     "gentler log2(i + 1), so lower ranks keep more credit.",
-    Formula(discount="reciprocal"), metrics=(*NDCG_FAMILY, "ndcg_difference", *ONE_RANK), family="discount")
+    Formula(discount="reciprocal"), metrics=(*NDCG_FAMILY, "ndcg_difference", *ONE_RANK), family="discount", short="the 1/i discount")
 formula_slip(
     "natural_log", "natural log instead of log2",
     "You used ln(i + 1). NDCG does not change with the log base (it cancels), "
     "but DCG and IDCG do: they are defined with log2.",
-    Formula(discount="ln"), metrics=("dcg", "idcg", "discount", "contribution"), family="discount",
+    Formula(discount="ln"), metrics=("dcg", "idcg", "discount", "contribution"), family="discount", short="the ln(i + 1) discount",
     descriptions={
         "discount": "You used ln(i + 1). The NDCG discount is log2(i + 1); the base cancels in "
                     "NDCG, but not in one discount or in DCG.",
@@ -42,7 +42,7 @@ formula_slip(
 @slip("zero_based_rank", "ranks counted from 0",
       "You counted ranks from 0, so rank i went into the formula as i - 1: a discount of "
       "log2(i) instead of log2(i + 1). Ranks count from 1: rank 1's discount is log2(2) = 1.",
-      metrics=("rr", *ONE_RANK), family="discount",
+      metrics=("rr", *ONE_RANK), family="discount", short="counting ranks from 0",
       descriptions={
           "rr": "You counted ranks from 0, so the first relevant document at rank r gave 1/(r - 1). "
                 "Reciprocal rank is 1 / its 1-based rank: 1 at rank 1, 1/2 at rank 2.",

@@ -54,6 +54,7 @@ class Slip:
     family: str = ""
     # a better description for some metrics (a gain ratio is not "DCG / IDCG")
     descriptions: Mapping[str, str] = field(default_factory=dict)
+    short: str = ""  # "the 1/i discount": for "0.4118 would be the 1/i discount"
 
     def applies(self, case: Case) -> bool:
         if case.declared and self.id not in case.declared:
@@ -68,6 +69,11 @@ class Slip:
     def describe(self, metric: str) -> str:
         return self.descriptions.get(metric, self.description)
 
+    @property
+    def name(self) -> str:
+        """A short noun phrase for the slip (its title when none was given)."""
+        return self.short or self.title
+
 
 SLIPS: dict[str, Slip] = {}
 
@@ -81,15 +87,16 @@ def _add(slip: Slip) -> Slip:
 
 def formula_slip(id: str, title: str, description: str, formula: Formula, *,  # noqa: A002
                  metrics: tuple[str, ...] = NDCG_FAMILY, gains: tuple[str, ...] = ALL_GAINS,
-                 family: str = "", descriptions: Mapping[str, str] | None = None) -> Slip:
+                 family: str = "", descriptions: Mapping[str, str] | None = None,
+                 short: str = "") -> Slip:
     """Register a slip that is the right computation under ``formula``."""
     return _add(Slip(id, title, description, metrics, formula=formula, gains=gains, family=family,
-                     descriptions=dict(descriptions or {})))
+                     descriptions=dict(descriptions or {}), short=short))
 
 
 def slip(id: str, title: str, description: str, *, metrics: tuple[str, ...],  # noqa: A002
          gains: tuple[str, ...] = ALL_GAINS, family: str = "", formula: Formula | None = None,
-         descriptions: Mapping[str, str] | None = None) -> Callable[[Compute], Compute]:
+         descriptions: Mapping[str, str] | None = None, short: str = "") -> Callable[[Compute], Compute]:
     """Decorator: register ``compute(case)`` (the slip's value, or None) under ``id``.
 
     ``formula``, when given, is the formula the slip amounts to on DCG-like tables, so
@@ -98,7 +105,7 @@ def slip(id: str, title: str, description: str, *, metrics: tuple[str, ...],  # 
 
     def deco(compute: Compute) -> Compute:
         _add(Slip(id, title, description, metrics, formula=formula, compute=compute, gains=gains,
-                  family=family, descriptions=dict(descriptions or {})))
+                  family=family, descriptions=dict(descriptions or {}), short=short))
         return compute
 
     return deco

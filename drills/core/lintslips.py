@@ -1,0 +1,112 @@
+"""Lint checks about what a numeric question asks and what its slips can tell apart.
+
+Used by ``drills packs lint`` (drills.core.lint): a prompt whose @k or metric disagrees
+with its ``problem:``, an ``answer:`` that is not the engine's value of the problem it
+carries, a numeric question that can diagnose nothing, and an explicit tolerance wide
+enough to accept a slip's value (drills narrows such an interval; the pack should not
+need it). Pure: no terminal, no files, no sympy.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drills.core.questions import Question
+
+NDCG_FAMILY = ("dcg", "idcg", "ndcg", "delta_ndcg", "ndcg_difference")
+_AT_K = re.compile(r"(NDCG|I?DCG)@(\d+)")
+_OTHER_AT_K = re.compile(r"\b(?:P|Precision|Hit|RR|MRR)@(\d+)", re.IGNORECASE)
+# What a prompt must say to ask for each metric.
+NAMES: dict[str, tuple[str, str]] = {
+    "ndcg": (r"NDCG|normali[sz]ed DCG", "NDCG"),
+    "dcg": (r"(?<![NI])DCG", "DCG"),
+    "idcg": (r"IDCG|ideal", "IDCG"),
+    "delta_ndcg": (r"NDCG", "the NDCG change"),
+    "ndcg_difference": (r"NDCG", "NDCG"),
+    "rr": (r"\bM?RR\b|reciprocal rank", "the reciprocal rank"),
+    "precision": (r"precision|\bP@", "precision"),
+    "hit": (r"\bhit", "Hit@k"),
+    "gain_ratio": (r"gain", "a gain ratio"),
+    "discount": (r"discount", "a discount"),
+    "contribution": (r"contribut", "a contribution"),
+    "discount_ratio": (r"contribution|discount", "a discount ratio"),
+}
+
+
+def prompt_errors(q: Question) -> list[str]:
+    """The prompt's @k and metric agree with ``problem:``; an ``answer:`` with a problem is its value."""
+    if q.problem is None or not q.metric:
+        return []
+    errors: list[str] = []
+    pattern, name = NAMES.get(q.metric, ("", ""))
+    if pattern and not re.search(pattern, q.prompt, re.IGNORECASE if q.metric in (
+            "rr", "precision", "hit", "gain_ratio", "discount", "contribution", "discount_ratio") else 0):
+        errors.append(f"the prompt never names {name}, but the question's metric is {q.metric}")
+    k, n = q.problem.k, len(q.problem.relevance)
+    pool = len(q.problem.judged) if q.problem.judged is not None else n
+    mentions = (_AT_K.finditer(q.prompt) if q.metric in NDCG_FAMILY
+                else _OTHER_AT_K.finditer(q.prompt) if q.metric in ("rr", "precision", "hit") else ())
+    for m in mentions:
+        said = int(m.group(m.lastindex or 1))
+        fine = said == k if k is not None else (said == n and pool == n)
+        if not fine:
+            wanted = f"k: {k}" if k is not None else "no k (uncut: the whole ranking and the whole pool)"
+            errors.append(f"the prompt says {m.group(0)}, but its problem has {wanted}")
+            break
+    if q.answer is not None:
+        errors += _answer_agrees(q)
+    return errors
+
+
+def _answer_agrees(q: Question) -> list[str]:
+    from drills.core.answers import AnswerError, parse
+    from drills.core.metrics import ProblemError, metric_value
+
+    assert q.problem is not None and q.metric and q.answer is not None
+    try:
+        engine = metric_value(q.problem, q.metric)
+        typed = parse(q.answer).decimal()
+    except (AnswerError, ProblemError, ZeroDivisionError) as exc:
+        return [f"cannot compare the answer with its problem: {exc}"]
+    if abs(typed - engine.decimal()) > abs(engine.decimal()) * Decimal("1e-30") + Decimal("1e-40"):
+        return [f"the answer {q.answer!r} is not the {q.metric} of its problem "
+                f"({engine.text} = {engine.value:.6g})"]
+    return []
+
+
+def slip_warnings(q: Question) -> list[str]:
+    """A numeric question that can diagnose nothing; an explicit tolerance that accepts a slip.
+
+    A tolerance equal to the default (0.005 abs, 0.5% rel) counts as the default, even
+    when a pack writes it out: drills narrows it on its own where a slip needs it.
+    """
+    from drills.core.diagnose import case_of, variants_for
+    from drills.core.narrowing import narrowing_for
+    from drills.core.questions import Tolerance
+
+    if q.kind != "numeric":
+        return []
+    case = case_of(q)
+    tol = q.tolerance or Tolerance()
+    if case is None:
+        return ["can diagnose nothing: an `answer:` without `problem:` + `metric:` has no "
+                "wrong-formula slips to check (attach the problem it is about)"]
+    out: list[str] = []
+    if not variants_for(case, tol):
+        out.append(f"can diagnose nothing: no wrong-formula slip gives a {q.metric} that can be "
+                   "told from the answer")
+    found = narrowing_for(q, tol) if q.tolerance not in (None, Tolerance()) else None
+    if found is not None:
+        out.append(f"the tolerance ±{tol.allowed(metric_of(q)):g} accepts a slip ({found.reason}); "
+                   f"drills narrows it to ±{found.tolerance.absolute:g} ({found.decimals} decimal places)")
+    return out
+
+
+def metric_of(q: Question) -> float:
+    from drills.core.reference import reference
+
+    return float(reference(q).value)
+
