@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drills.store.db import StoreError, connect, copy_aside, write
+from drills.store.db import StoreError, connect, copy_aside, utc_text, write
 from drills.store.migrations import migrate
 
 if TYPE_CHECKING:
@@ -198,9 +198,9 @@ def salvage(src: sqlite3.Connection, dst: sqlite3.Connection,
                     dst.executemany("INSERT OR IGNORE INTO sessions(id, mode, seed, options, "
                                     "started_at) VALUES (?, ?, ?, ?, ?)", list(sessions))
             dst.execute("""INSERT INTO sessions(id, mode, options, started_at)
-                SELECT session_id, 'practice', '{"recovered": true}', min(answered_at)
+                SELECT session_id, 'practice', '{"recovered": true}', coalesce(min(answered_at), ?)
                 FROM attempts WHERE session_id NOT IN (SELECT id FROM sessions)
-                GROUP BY session_id""")
+                GROUP BY session_id""", (utc_text(),))
     finally:
         dst.execute("PRAGMA foreign_keys = ON")
     return result
@@ -240,7 +240,10 @@ def repair(path: Path, sessions: Iterable[Sequence[Any]] = ()) -> tuple[Path, Sa
             aside = copy_aside(path)
         except OSError as exc:
             raise CannotRepair(f"cannot keep a copy: {exc.strerror or exc}") from None
-        mem, result = fresh_copy(fix, sessions)
+        try:
+            mem, result = fresh_copy(fix, sessions)
+        except sqlite3.Error as exc:
+            raise CannotRepair(reason(exc)) from None
         try:
             fix.execute("ROLLBACK")  # the backup takes the lock again, for its one step
             mem.backup(fix)
