@@ -207,3 +207,13 @@ def test_with_k_both_sides_are_cut():
     assert data["k"] == 3 and data["cutoff"] == "k = 3: DCG and IDCG are both cut at rank 3"
     assert "IDCG@3: judged grades sorted best first, cut at 3" in run(
         "2,2,2", "--judged", "3,2,2,2,0", "--k", "3").output
+
+
+def test_json_check_says_when_the_interval_was_narrowed():
+    data = json.loads(run("2,1,3,0", "--judged", "3,2,1,0", "--k", "2", "--answer", "0.408", "--json").output)
+    check = data["check"]
+    assert check["verdict"] == "correct" and check["decimals"] == 3
+    assert check["narrowed"] == "0.4118 would be the 1/i discount"
+    assert check["tolerance"] == {"absolute": 0.0005, "relative": 0.0}
+    plain = json.loads(run("2,1,3,0", "--answer", "0.76", "--json").output)["check"]
+    assert plain["narrowed"] is None and plain["decimals"] is None

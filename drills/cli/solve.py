@@ -12,7 +12,8 @@ from drills.cli.common import Exit, fail, parse_grades, tolerance_option
 
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("relevance", metavar="RELEVANCE", nargs=-1, required=True)
-@click.option("--k", "k", type=int, default=None, help="Cut-off k (default: the list length).")
+@click.option("--k", "k", type=int, default=None,
+              help="Cut-off k: DCG and IDCG both cut at k (default: none, the whole ranking and pool).")
 @click.option("--judged", default=None, metavar="GRADES",
               help="The query's full judged pool, e.g. 3,2,1,0 (default: the ranked list itself).")
 @click.option("--gain", type=click.Choice(["exponential", "linear"]), default="exponential",
@@ -28,6 +29,9 @@ from drills.cli.common import Exit, fail, parse_grades, tolerance_option
 def solve(relevance: tuple[str, ...], k: int | None, judged: str | None, gain: str, answer: str | None,
           metric: str, tolerance: str | None, as_json: bool) -> None:
     """Solve NDCG@k for RELEVANCE, the grades in ranked order (2,1,3,0 or 2 1 3 0), step by step.
+
+    Without --k NDCG is uncut: DCG over the whole ranking, IDCG over the whole judged pool
+    (trec_eval's and ranx's ndcg). With --k K both are cut at K. The output says which.
 
     \b
     Examples:
@@ -70,6 +74,9 @@ def solve(relevance: tuple[str, ...], k: int | None, judged: str | None, gain: s
                 "error": outcome.error,
                 "tolerance": {"absolute": outcome.tolerance.absolute,
                               "relative": outcome.tolerance.relative} if outcome.tolerance else None,
+                # the tolerance accepted a slip's value, so it was narrowed: why, and to how many places
+                "narrowed": outcome.narrowed,
+                "decimals": outcome.decimals,
                 "message": outcome.summary,
             }
         click.echo(json.dumps(data, indent=2))
