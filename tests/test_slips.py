@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drills.cli import cli
 from drills.core.answers import parse
@@ -183,10 +185,31 @@ def test_no_bank_question_accepts_a_slip_value():
 
 @pytest.mark.parametrize("name, params", CONFIGS)
 def test_no_generated_item_accepts_a_slip_value(name, params):
-    for seed in range(40):
+    for seed in range(40):  # x 34 configurations; the hypothesis test below adds any problem
         q = instantiate(_template(name, params), random.Random(seed))
         if q.kind == "numeric":
             _no_slip_accepted(q)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ranked=st.lists(st.integers(0, 4), min_size=1, max_size=9), extra=st.lists(st.integers(0, 4), max_size=3),
+       k=st.one_of(st.none(), st.integers(1, 10)), gain=st.sampled_from(["exponential", "linear"]),
+       metric=st.sampled_from(["dcg", "idcg", "ndcg"]),
+       tol=st.builds(Tolerance, st.sampled_from([0.0, 0.001, 0.005, 0.02, 0.1]),
+                     st.sampled_from([0.0, 0.005, 0.05])).filter(lambda t: t.absolute or t.relative))
+def test_no_slip_inside_the_interval_for_any_problem_and_tolerance(ranked, extra, k, gain, metric, tol):
+    from drills.core.grading import within
+
+    judged = tuple(ranked) + tuple(extra) if extra else None
+    q = Question(id="h", topic="t", kind="numeric", prompt="p", tolerance=tol,
+                 problem=Problem(tuple(ranked), judged, k, gain), metric=metric)
+    built = prepared(q)
+    correct = metric_value(built.problem, metric).value
+    for v in slip_values(case_of(built)):
+        assert not within(v.value.value, correct, built.tolerance or Tolerance()), v.misconception.id
+    if built.narrowing is not None:  # an answer rounded to the asked places is accepted
+        rounded = round(correct, built.narrowing.decimals)
+        assert within(rounded, correct, built.tolerance)
 
 
 @pytest.mark.parametrize("qid, correct, slip, reason", [
