@@ -19,6 +19,7 @@ class Options:
     # worked solution on :steps; full: the worked solution at once; end: in the report only.
     feedback: str = "brief"
     pause: bool = False  # after a miss, wait (Waiting) until the learner goes on: terminals only
+    offset: int = 0  # a resumed session: questions already answered before it (for numbering)
     seconds: float | None = None  # per-question limit
     minutes: float | None = None  # whole-session limit (mock)
     tolerance: Tolerance | None = None

@@ -265,8 +265,9 @@ class Session:
         if self._waiting:
             events.append(Waiting())
         elif not self.finished and self._pending is None:  # the question still waiting, again
-            events.append(QuestionShown(self.index, len(self.items), self.items[self.index],
-                                        self.remaining()))
+            offset = self.options.offset
+            events.append(QuestionShown(self.index + offset, len(self.items) + offset,
+                                        self.items[self.index], self.remaining()))
         return events
 
     @command("skip", "skip this question (recorded as skipped; shows the answer)")
@@ -319,7 +320,9 @@ class Session:
         self._shown_at = self.clock()
         end = self.deadline()
         self._limit = None if end is None else max(0.0, end - self._shown_at)
-        return QuestionShown(self.index, len(self.items), self.items[self.index], self._limit)
+        offset = self.options.offset
+        return QuestionShown(self.index + offset, len(self.items) + offset, self.items[self.index],
+                             self._limit)
 
     def _reveal(self, text: str) -> list[Event]:
         q = self.items[self.index]

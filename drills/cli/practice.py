@@ -30,6 +30,7 @@ from drills.cli.common import (
 )
 from drills.cli.complete import complete_difficulty, complete_packs, complete_topics
 from drills.core.questions import Question
+from drills.tui import is_terminal
 
 DEFAULT_COUNT = 10
 FEEDBACK_ALIASES = {"immediate": "brief"}  # mock's older name for feedback after each answer
@@ -96,25 +97,73 @@ def open_transcript(path: str) -> IO[str]:
 def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options: dict[str, Any],
              transcript: str | None = None, per_question: float | None = None,
              minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
-             store_mode: str | None = None) -> int:
-    """Run one session to its summary; returns the exit code.
+             store_mode: str | None = None, offset: int = 0,
+             catalog: Sequence[Question] = ()) -> int:
+    """Run one session to its summary (then, after practice, the retry round); the exit code.
 
     The session row is ended (time, score, report) however the quiz ends: its summary, a
     failed save, SIGTERM or SIGHUP (exit 128 + the signal), or a terminal that went away.
     """
+    from drills.tui import is_terminal
+
+    interactive = is_terminal()
+    try:
+        code, session = _one_session(items, mode=mode, seed=seed, store=store, options=options,
+                                     transcript=transcript, per_question=per_question,
+                                     minutes=minutes, feedback=feedback, tolerance=tolerance,
+                                     store_mode=store_mode, offset=offset, interactive=interactive)
+        if mode == "practice" and store_mode is None and code == Exit.OK:
+            code = _after_practice(session, store, catalog, seed, feedback, tolerance, interactive)
+    finally:
+        store.close()
+    return int(code)
+
+
+def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed: int,
+                    feedback: str | None, tolerance: Any, interactive: bool) -> int:
+    """Say how to resume a session cut short; offer a round of the questions just missed."""
+    from drills.cli.sessions import plural, retry_items
+
+    summary = session.summary()
+    if summary.quit_early:
+        click.echo(f"Stopped after {plural(summary.asked, 'question')} of {summary.total + session.options.offset}"
+                   ": `drills practice --resume` goes on from the next one.")
+        return int(Exit.OK)
+    missed = [r.question for r in summary.records if r.verdict != "correct" and not r.self_grade]
+    if not (interactive and missed):
+        return int(Exit.OK)
+    try:
+        again = click.confirm(f"Retry the {plural(len(missed), 'question')} you missed?", default=False)
+    except (click.Abort, EOFError):
+        return int(Exit.OK)
+    if not again:
+        return int(Exit.OK)
+    items = retry_items(missed, catalog, seed + 1)
+    code, _ = _one_session(items, mode="retry", seed=seed + 1, store=store,
+                           options={"retry_of": session.options.seed, "count": len(items)},
+                           feedback=feedback, tolerance=tolerance, interactive=interactive)
+    return code
+
+
+def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, options: dict[str, Any],
+                 transcript: str | None = None, per_question: float | None = None,
+                 minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
+                 store_mode: str | None = None, offset: int = 0,
+                 interactive: bool = False) -> tuple[int, Any]:
+    """One session, recorded; the store stays open for what follows."""
     from drills.cli.recorder import Recorder, Signals
     from drills.session import Options, Session
     from drills.store import StoreError
-    from drills.tui import Signalled, is_terminal, run
+    from drills.tui import Signalled, run
 
     out = open_transcript(transcript) if transcript is not None else None
-    interactive = is_terminal()
     if feedback is None:  # a card that waits on a terminal; everything at once in a log
         feedback = "brief" if interactive else "full"
-    session = Session(items, Options(mode=mode, feedback=FEEDBACK_ALIASES.get(feedback, feedback),
+    session = Session(items, Options(mode="practice" if mode == "retry" else mode,
+                                     feedback=FEEDBACK_ALIASES.get(feedback, feedback),
                                      seconds=per_question, minutes=minutes, tolerance=tolerance,
                                      seed=None if store_mode == "review" else seed,  # review: no --seed
-                                     pause=interactive))
+                                     pause=interactive, offset=offset))
     recorder = None
     code = Exit.OK
     try:
@@ -147,14 +196,13 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
         elif out is not None:
             with contextlib.suppress(OSError):
                 out.close()
-        store.close()
     if code != Exit.OK:
-        return int(code)
+        return int(code), session
     # the answers are in the history either way; a transcript or history that was asked
     # for and could not be written makes the run a failure a script can see
     lost = recorder is not None and (recorder.lost_transcript or recorder.failed
                                      or recorder.schedule_failed)
-    return int(Exit.FAILED if lost else Exit.OK)
+    return int(Exit.FAILED if lost else Exit.OK), session
 
 
 def _common(fn: Any) -> Any:
@@ -180,10 +228,12 @@ def _common(fn: Any) -> Any:
 @click.option("--feedback", type=click.Choice(["brief", "full"]), default=None,
               help="After a miss: a short card, the worked solution on s or :steps (default on a "
                    "terminal), or everything at once (default when input is piped).")
+@click.option("--resume", is_flag=True,
+              help="Go on with the last practice session you left early (same questions, same seed).")
 @_common
 def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolerance: str | None,
-             adaptive: bool, feedback: str | None, seed: int | None, packs: tuple[str, ...],
-             transcript: str | None) -> None:
+             adaptive: bool, feedback: str | None, resume: bool, seed: int | None,
+             packs: tuple[str, ...], transcript: str | None) -> None:
     """Practise: questions one at a time, with immediate feedback and worked solutions.
 
     \b
@@ -192,6 +242,8 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
       drills practice --topic hand-computation --count 5
       drills practice --seed 42 --transcript run.jsonl
     """
+    if resume:
+        raise SystemExit(_resume(transcript, feedback))
     check_count(count)
     check_seed(seed)
     check_difficulty(difficulty)
@@ -199,6 +251,9 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     store = open_store()
     questions = load_questions(packs)
     check_topics(topics, questions)
+    from drills.cli.sessions import WELCOME, first_run, ramp, shortfall
+
+    welcome = seed is None and first_run(store) and is_terminal()
     seed = pick_seed(seed)
     if adaptive:
         items = _adaptive(store, questions, seed, count, topics, difficulty)
@@ -206,10 +261,65 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
         items = _plan(questions, seed, count, topics, difficulty)
     if not items:
         fail("no questions match those options", Exit.FAILED)
+    if welcome:  # the very first session: a short welcome, and the easy questions first
+        click.echo(WELCOME)
+        items = ramp(items)
+    short = shortfall(len(items), count, topics, difficulty)
+    if short:
+        click.echo(short)
     options = {"count": count, "topics": list(topics), "difficulty": difficulty, "packs": list(packs),
-               "tolerance": tolerance, "adaptive": adaptive, "feedback": feedback}
+               "tolerance": tolerance, "adaptive": adaptive, "feedback": feedback,
+               "plan": [q.id for q in items], "ramp": welcome}
     raise SystemExit(run_quiz(items, mode="practice", seed=seed, store=store, options=options,
-                              transcript=transcript, tolerance=tol, feedback=feedback))
+                              transcript=transcript, tolerance=tol, feedback=feedback,
+                              catalog=questions))
+
+
+def _resume(transcript: str | None, feedback: str | None) -> int:
+    """The last practice session left early, from its first unanswered question."""
+    from drills.cli.sessions import last_unfinished, plural
+    from drills.core.plan import GenerationError, instantiate, item_rng
+
+    store = open_store()
+    left = last_unfinished(store)
+    if left is None:
+        store.close()
+        fail("nothing to resume: your last practice session was finished (or there is none yet)",
+             Exit.FAILED)
+    opts = left.options
+    ids = [str(i) for i in opts.get("plan") or []]
+    questions = load_questions(tuple(opts.get("packs") or ()))
+    by_id: dict[str, Question] = {}
+    for q in questions:
+        by_id.setdefault(q.id, q)
+    missing = [i for i in ids if i not in by_id]
+    if not ids or missing:
+        store.close()
+        what = f"question {missing[0]!r} is no longer in any pack" if missing else "it has no plan saved"
+        fail(f"session {left.id} cannot be resumed: {what}", Exit.FAILED)
+    try:
+        if opts.get("adaptive"):  # its topic weights came from the history of that day
+            items = [instantiate(by_id[qid], item_rng(left.seed, i, qid)) for i, qid in enumerate(ids)]
+        else:  # the same planner, seed and options: the same questions and numbers
+            from drills.cli.sessions import ramp
+            from drills.core.plan import plan
+
+            items = plan(questions, seed=left.seed, count=int(opts.get("count") or len(ids)),
+                         topics=tuple(opts.get("topics") or ()), difficulty=opts.get("difficulty"))
+            items = ramp(items) if opts.get("ramp") else items
+    except GenerationError as exc:
+        store.close()
+        fail(str(exc), Exit.FAILED)
+    if [q.id for q in items] != ids:
+        store.close()
+        fail(f"session {left.id} cannot be resumed: its packs have changed since", Exit.FAILED)
+    done = left.answered
+    click.echo(f"Resuming session {left.id} (seed {left.seed}) at question {done + 1} of "
+               f"{len(items)}; {plural(done, 'question')} answered before.")
+    options = {**opts, "resumed_from": left.id}
+    return run_quiz(items[done:], mode="practice", seed=left.seed, store=store, options=options,
+                    transcript=transcript, tolerance=tolerance_option(opts.get("tolerance")),
+                    feedback=feedback or opts.get("feedback"), offset=done, catalog=questions)
 
 
 @click.command()

@@ -31,7 +31,7 @@ MAX_RECOVERIES = 2  # repairs per Store; damage that keeps coming back is an err
 
 VERDICTS: tuple[str, ...] = ("correct", "close", "wrong", "skipped", "timeout")
 SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
-MODES: tuple[str, ...] = ("practice", "mock", "review")
+MODES: tuple[str, ...] = ("practice", "mock", "review", "retry")
 
 
 @dataclass(frozen=True)

@@ -147,7 +147,8 @@ class Interactive:
 
     def toolbar(self) -> Any:
         s = self.session
-        parts = [f"Q {min(s.index + 1, len(s.items))}/{len(s.items)} "
+        offset = s.options.offset
+        parts = [f"Q {min(s.index + 1, len(s.items)) + offset}/{len(s.items) + offset} "
                  f"{progress_bar(len(s.records), len(s.items))}"]
         if s.deferred:  # feedback at the end: the toolbar must not give verdicts away
             parts.append(f"done {len(s.records)}")  # answered, skipped or timed out
