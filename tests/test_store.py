@@ -232,6 +232,11 @@ def test_attempt_validates_verdict_and_self_grade():
     assert att(misconceptions=["a", "b"]).misconceptions == ("a", "b")
 
 
+def test_retry_rounds_are_a_session_mode(store):
+    sid = store.start_session("retry", 7, {"of": 1})
+    assert store.conn.execute("SELECT mode FROM sessions WHERE id = ?", (sid,)).fetchone() == ("retry",)
+
+
 def test_bad_mode_and_unknown_session(store):
     with pytest.raises(ValueError):
         store.start_session("exam", None, {})
