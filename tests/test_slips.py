@@ -361,3 +361,16 @@ def test_the_values_docs_diagnosis_md_states():
     assert ref.ndcg([2, 1], [3, 2, 1, 0], None, "linear") == pytest.approx(0.552500, abs=5e-7)
     assert ref.ndcg([2, 1, 3, 0]) == pytest.approx(0.759192, abs=5e-7)  # graded_labels (pool = list)
     assert _one(Problem((2, 1, 3, 0), k=2), "precision", 0.75) == ["k_ignored"]
+
+
+def test_an_answer_may_carry_a_problem_its_prompt_shows_otherwise():
+    # scores instead of the ranked grades: the problem is there for the slips only
+    q = Question(id="scores", topic="hand-computation", kind="numeric",
+                 prompt="Scores A 91, B 42, C 77, D 15 with grades 0, 3, 1, 2. Compute NDCG@4.",
+                 answer="(1/log2(3) + 7/2 + 3/log2(5)) / (15/2 + 3/log2(3))",
+                 problem=Problem((0, 1, 3, 2), (3, 2, 1, 0), 4), metric="ndcg")
+    report = _lint_one(q)
+    assert report.errors == [] and report.warnings == []
+    assert ref.ndcg([0, 1, 3, 2], [3, 2, 1, 0], 4) == pytest.approx(metric_value(q.problem, "ndcg").value)
+    linear = ref.ndcg([0, 1, 3, 2], [3, 2, 1, 0], 4, "linear")
+    assert check(q, f"{linear:.4f}").misconceptions == ("linear_gain",)

@@ -75,7 +75,8 @@ class _Linter:
                 errors.append(f"{q.metric} = {value:.6g} is outside [0, 1]")
             elif value < -1e-12 and q.metric != "ndcg_difference":  # A - B may be negative
                 errors.append(f"{q.metric} = {value:.6g} is negative")
-            if q.metric not in QUANTITIES and not _lists_in_prompt(q):  # one gain or rank: no list
+            # one gain or rank has no list; an answer's problem may be shown otherwise (as scores)
+            if q.metric not in QUANTITIES and q.answer is None and not _lists_in_prompt(q):
                 errors.append("the prompt does not show the ranked relevance list "
                               f"{_grades(q.problem.relevance)}")
             errors += prompt_errors(q)  # @k and metric agree with problem:, answer: with it

@@ -31,7 +31,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "hit": (r"\bhit", "Hit@k"),
     "gain_ratio": (r"gain", "a gain ratio"),
     "discount": (r"discount", "a discount"),
-    "contribution": (r"contribut", "a contribution"),
+    "contribution": (r"contribut|\badds?\b|\bkeeps?\b|weight", "a contribution"),
     "discount_ratio": (r"contribution|discount", "a discount ratio"),
 }
 
