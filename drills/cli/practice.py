@@ -126,8 +126,9 @@ def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed:
 
     summary = session.summary()
     if summary.quit_early:
-        click.echo(f"Stopped after {plural(summary.asked, 'question')} of {summary.total + session.options.offset}"
-                   ": `drills practice --resume` goes on from the next one.")
+        offset = session.options.offset
+        click.echo(f"Stopped before question {offset + summary.asked + 1} of {offset + summary.total}: "
+                   "`drills practice --resume` goes on from there.")
         return int(Exit.OK)
     missed = [r.question for r in summary.records if r.verdict != "correct" and not r.self_grade]
     if not (interactive and missed):
