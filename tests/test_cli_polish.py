@@ -54,3 +54,27 @@ def test_an_empty_place_in_a_grade_list_is_an_error(grades):
 def test_the_vs_mrr_pack_name_has_no_doubled_prefix():
     out = run("packs", "list").stdout
     assert "ndcg-vs-mrr" in out and "ndcg-ndcg-" not in out
+
+
+def test_fewer_matching_questions_than_count_is_said_at_the_start(tmp_path):
+    from tests.test_pty import TINY_PACK
+
+    pack = tmp_path / "tiny.yaml"
+    pack.write_text(TINY_PACK, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["practice", "--pack", str(pack), "--topic", "tiny-hand",
+                                      "--difficulty", "easy", "--count", "5"], input=":q\n")
+    first = result.stdout.splitlines()[0]
+    assert first == "Only 1 easy tiny-hand question matches (--count 5); asking 1."
+
+
+def test_resume_with_nothing_to_resume_is_one_line():
+    result = run("practice", "--resume")
+    assert result.exit_code == 1 and result.stderr.startswith("Error: nothing to resume")
+
+
+def test_resume_after_a_piped_session_stopped_early(tmp_path):
+    first = CliRunner().invoke(cli, ["practice", "--seed", "3", "--count", "3"], input=":skip\n")
+    assert "`drills practice --resume` goes on from there" in first.stdout
+    again = CliRunner().invoke(cli, ["practice", "--resume"], input=":skip\n:skip\n")
+    assert "at question 2 of 3" in again.stdout and "Question 3/3" in again.stdout
+    assert "Question 1/3" not in again.stdout
