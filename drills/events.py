@@ -21,6 +21,7 @@ class Options:
     pause: bool = False  # after a miss, wait (Waiting) until the learner goes on: terminals only
     offset: int = 0  # a resumed session: questions already answered before it (for numbering)
     seconds: float | None = None  # per-question limit
+    limits: tuple[float, ...] | None = None  # per-question limits, one per item (mock, by kind)
     minutes: float | None = None  # whole-session limit (mock)
     tolerance: Tolerance | None = None
     seed: int | None = None
@@ -43,6 +44,7 @@ class Record:
     hints: int = 0
     outcome: Any = None  # drills.core.checking.Outcome for auto-graded answers
     explanation: str = ""  # full text: verdict, diagnosis, worked solution
+    would_have: str | None = None  # a timeout whose typed, unsent answer was graded: its verdict
 
 
 @dataclass(frozen=True)

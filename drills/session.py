@@ -131,8 +131,9 @@ class Session:
         if self.finished or self._pending is not None or self._waiting:
             return None
         ends = []
-        if self.options.seconds:
-            ends.append(self._shown_at + self.options.seconds)
+        limit = self.options.limits[self.index] if self.options.limits else self.options.seconds
+        if limit:
+            ends.append(self._shown_at + limit)
         if self.options.minutes:
             ends.append(self._started + self.options.minutes * 60)
         return min(ends) if ends else None
@@ -286,8 +287,14 @@ class Session:
         if self.finished:
             return []
         self._pending = None
-        rec = self._record("timeout", typed.strip(), **_answer_for(self.items[self.index]))
+        q = self.items[self.index]
+        rec = self._record("timeout", typed.strip(), **_answer_for(q))
         rec.seconds = rec.limit if rec.limit is not None else rec.seconds
+        if q.kind == "numeric" and typed.strip():  # typed but not sent: what it would have scored
+            from drills.core.checking import check
+
+            outcome = check(q, typed.strip(), self.options.tolerance)
+            rec.would_have = outcome.verdict if outcome.counted else None
         events: list[Event] = [TimedOut(rec, self.deferred)]
         if self.options.minutes and self.elapsed() >= self.options.minutes * 60:
             return events + [Notice("time is up for the mock"), *self.quit(early=False)]

@@ -134,7 +134,17 @@ def test_mock_plain_report_card(pack, tmp_path):
                  "--transcript", str(transcript), input="0.5\nb\n:skip\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "2:30 to answer" in out  # 10 minutes over 4 questions
+    # 10 minutes shared by kind (choice 0.5, numeric 1, concept 1.5): the limits add up to 10:00
+    import re
+
+    from drills.core.plan import mock_plan
+    from drills.core.timing import mock_limits
+    from drills.packs import discover
+
+    shown = [int(m) * 60 + int(s) for m, s in re.findall(r"· (\d+):(\d\d) to answer", out)]
+    planned = mock_limits(mock_plan(discover([]).questions, 2, 4), 10)
+    assert sum(planned) == 600 and len(shown) >= 3
+    assert shown == [round(x) for x in planned[: len(shown)]]
     for part in ("Mock interview report", "Score by topic", "Time per question", "What to review next"):
         assert part in out
     assert len(transcript.read_text().splitlines()) >= 2

@@ -137,6 +137,8 @@ def test_wrong_answer_is_diagnosed_in_a_pty(pack, drills_home):
     t.expect("Diagnosis: linear_gain")
     t.expect("That formula gives 0.867503")  # the brief card; the tables wait for :steps
     t.expect("Session over.")
+    t.expect("Retry the 1 question you missed?")
+    t.send("n\r")
     assert t.close() == 0
 
 

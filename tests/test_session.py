@@ -482,3 +482,39 @@ def test_elide_cuts_between_terms():
     short = elide(text, 40)
     assert len(short) <= 40 and short.startswith("1/log2(3) + ") and short.endswith("1/log2(39)")
     assert elide("7/2", 40) == "7/2"
+
+
+def test_mock_limits_weigh_the_kind_and_share_the_minutes():
+    from drills.core.timing import mock_limits
+
+    concept = Question(id="c", topic="t", kind="concept", prompt="why?", model_answer="so")
+    limits = mock_limits([CHOICE, NDCG, concept], minutes=6)
+    assert limits == (60.0, 120.0, 180.0) and sum(limits) == 360
+    assert mock_limits([NDCG, concept]) == (90.0, 135.0)
+
+
+def test_each_question_gets_its_own_limit():
+    clock = Clock()
+    s = Session([NDCG, CHOICE], Options(mode="mock", limits=(120.0, 30.0)), clock=clock)
+    (first,) = of(s.start(), QuestionShown)
+    assert first.limit == 120
+    clock.now += 121
+    events = s.timeout()
+    (second,) = of(events, QuestionShown)
+    assert second.limit == 30
+
+
+def test_a_typed_but_unsent_right_answer_is_reported_as_would_have_been_correct():
+    clock = Clock()
+    s = Session([NDCG, NDCG], Options(mode="mock", seconds=60), clock=clock)
+    s.start()
+    clock.now += 61
+    (timed,) = of(s.timeout("0.7592"), TimedOut)
+    assert timed.record.verdict == "timeout" and timed.record.would_have == "correct"
+    assert "would have been correct" in render(timed)
+    clock.now += 61
+    events = s.timeout("0.1")
+    (late,) = of(events, TimedOut)
+    assert late.record.would_have == "wrong"
+    report = render(of(events, Finished)[0])
+    assert "timeout (would have been correct)" in report and "timeout (would have been wrong)" in report

@@ -98,7 +98,7 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
              transcript: str | None = None, per_question: float | None = None,
              minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
              store_mode: str | None = None, offset: int = 0,
-             catalog: Sequence[Question] = ()) -> int:
+             catalog: Sequence[Question] = (), limits: tuple[float, ...] | None = None) -> int:
     """Run one session to its summary (then, after practice, the retry round); the exit code.
 
     The session row is ended (time, score, report) however the quiz ends: its summary, a
@@ -111,7 +111,8 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
         code, session = _one_session(items, mode=mode, seed=seed, store=store, options=options,
                                      transcript=transcript, per_question=per_question,
                                      minutes=minutes, feedback=feedback, tolerance=tolerance,
-                                     store_mode=store_mode, offset=offset, interactive=interactive)
+                                     store_mode=store_mode, offset=offset, interactive=interactive,
+                                     limits=limits)
         if mode == "practice" and store_mode is None and code == Exit.OK:
             code = _after_practice(session, store, catalog, seed, feedback, tolerance, interactive)
     finally:
@@ -150,7 +151,7 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
                  transcript: str | None = None, per_question: float | None = None,
                  minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
                  store_mode: str | None = None, offset: int = 0,
-                 interactive: bool = False) -> tuple[int, Any]:
+                 interactive: bool = False, limits: tuple[float, ...] | None = None) -> tuple[int, Any]:
     """One session, recorded; the store stays open for what follows."""
     from drills.cli.recorder import Recorder, Signals
     from drills.session import Options, Session
@@ -164,7 +165,7 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
                                      feedback=FEEDBACK_ALIASES.get(feedback, feedback),
                                      seconds=per_question, minutes=minutes, tolerance=tolerance,
                                      seed=None if store_mode == "review" else seed,  # review: no --seed
-                                     pause=interactive, offset=offset))
+                                     pause=interactive, offset=offset, limits=limits))
     recorder = None
     code = Exit.OK
     try:
@@ -327,7 +328,8 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
 @click.option("--minutes", type=float, default=None, help="Time for the whole interview.")
 @click.option("--count", type=int, default=8, show_default=True, help="How many questions.")
 @click.option("--per-question", "per_question", type=float, default=None, metavar="S",
-              help="Seconds per question (default: minutes * 60 / count, else 90).")
+              help="Seconds for every question (default: by kind, a concept question 3x a choice; "
+                   "--minutes shared that way, else 45/90/135 s for choice/numeric/concept).")
 @click.option("--feedback", default="end", show_default=True, metavar="end|brief|full",
               help="Explain only in the final report (end), or after each answer: a short card "
                    "(brief; also 'immediate') or the whole worked solution (full).")
@@ -347,19 +349,20 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
     check_seconds("--per-question", per_question, MAX_MINUTES * 60)
     if feedback not in ("end", "brief", "full", *FEEDBACK_ALIASES):
         fail(f"unknown --feedback {feedback!r} (choices: end, brief, full)")
-    if per_question is None:
-        per_question = round(minutes * 60 / count, 1) if minutes else 90.0
     store = open_store()
     questions = load_questions(packs)
     seed = pick_seed(seed)
     items = _mock_mix(questions, seed, count)
     if not items:
         fail("no questions for a mock interview in those packs", Exit.FAILED)
-    options = {"count": count, "minutes": minutes, "per_question": per_question, "feedback": feedback,
-               "packs": list(packs)}
+    from drills.core.timing import mock_limits
+
+    limits = None if per_question is not None else mock_limits(items, minutes)
+    options = {"count": count, "minutes": minutes, "per_question": per_question or "by kind",
+               "feedback": feedback, "packs": list(packs)}
     raise SystemExit(run_quiz(items, mode="mock", seed=seed, store=store, options=options,
                               transcript=transcript, per_question=per_question, minutes=minutes,
-                              feedback=feedback))
+                              feedback=feedback, limits=limits))
 
 
 def run_review(keys: list[str], count: int) -> int:

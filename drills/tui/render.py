@@ -237,6 +237,8 @@ def skipped(ev: Skipped | TimedOut, style: Style) -> str:
     r = ev.record
     if isinstance(ev, TimedOut):
         head = f"Time is up ({clock_text(r.limit or r.seconds)}): recorded as timeout."
+        if r.would_have == "correct":
+            head += f" What you had typed, {r.given}, would have been correct."
     else:
         head = "Skipped (recorded as skipped)."
     if ev.deferred or (r.question.kind == "concept" and r.given):  # model answer just shown
@@ -285,8 +287,9 @@ def report(s: Summary, style: Style) -> str:
     lines += ["", style.paint("Time per question", "bold")]
     for r in s.records:
         limit = f" of {clock_text(r.limit)}" if r.limit else ""
+        would = f" (would have been {r.would_have})" if r.would_have else ""
         lines.append(visible(f"  {r.index + 1:>2}. {r.question.topic:<22} "
-                             f"{clock_text(r.seconds):>5}{limit}  {r.verdict}"))
+                             f"{clock_text(r.seconds):>5}{limit}  {r.verdict}{would}"))
     if s.misconceptions:
         from drills.core.diagnose import CATALOG
 
