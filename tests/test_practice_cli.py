@@ -143,7 +143,7 @@ def test_mock_plain_report_card(pack, tmp_path):
 
     shown = [int(m) * 60 + int(s) for m, s in re.findall(r"· (\d+):(\d\d) to answer", out)]
     planned = mock_limits(mock_plan(discover([]).questions, 2, 4), 10)
-    assert sum(planned) == 600 and len(shown) >= 3
+    assert abs(sum(planned) - 600) < 1 and len(shown) >= 3
     assert shown == [round(x) for x in planned[: len(shown)]]
     for part in ("Mock interview report", "Score by topic", "Time per question", "What to review next"):
         assert part in out
