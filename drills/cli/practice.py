@@ -253,7 +253,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     store = open_store()
     questions = load_questions(packs)
     check_topics(topics, questions)
-    from drills.cli.sessions import WELCOME, first_run, ramp, shortfall
+    from drills.cli.sessions import first_run, ramp, shortfall, welcome_text
 
     welcome = seed is None and first_run(store) and is_terminal()
     seed = pick_seed(seed)
@@ -264,7 +264,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     if not items:
         fail("no questions match those options", Exit.FAILED)
     if welcome:  # the very first session: a short welcome, and the easy questions first
-        click.echo(WELCOME)
+        click.echo(welcome_text())
         items = ramp(items)
     short = shortfall(len(items), count, topics, difficulty)
     if short:

@@ -14,13 +14,20 @@ from typing import Any
 
 from drills.core.questions import DIFFICULTIES, Question
 
-WELCOME = """\
-Welcome to drills: practice for ranking-metrics interviews.
-Each question says what to answer: a number (0.7592) or an exact expression
-(13/2 + 1/log2(3)), a letter, or a few sentences. A miss names the slip your number
-matches; then Enter goes on and s shows the worked solution.
-Keys: :hint  :skip (or Ctrl-C)  :steps  :quit (or Ctrl-D)  :help  Tab completes.
-This first session starts with the easy questions."""
+WELCOME = (
+    "Welcome to drills: practice for ranking-metrics interviews.\n"
+    "Each question says what to answer: a number (0.7592) or an exact expression "
+    "(13/2 + 1/log2(3)), a letter, or a few sentences. A miss names the slip your number "
+    "matches; then Enter goes on and s shows the worked solution.\n"
+    "Keys: :hint, :skip (or Ctrl-C), :steps, :quit (or Ctrl-D), :help; Tab completes.\n"
+    "This first session starts with the easy questions.")
+
+
+def welcome_text() -> str:
+    """WELCOME wrapped to the terminal."""
+    from drills.tui.render import Style, display_width
+
+    return Style(width=display_width()).wrap(WELCOME)
 
 
 def plural(n: int, noun: str, many: str | None = None) -> str:

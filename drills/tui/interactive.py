@@ -71,6 +71,13 @@ def _history() -> tuple[History, str | None]:
     return InMemoryHistory(), f"Note: {where} {why}; answer history is kept in memory this session."
 
 
+def _plain_len(markup: str) -> int:
+    """The width of toolbar markup as shown (tags and entities do not take columns)."""
+    import re
+
+    return len(re.sub(r"<[^>]+>", "", markup).replace("&lt;", "<").replace("&gt;", ">"))
+
+
 def _cap_input(inp: Any, overflow: Overflow) -> None:
     """A paste of any size costs time in proportion to it and memory up to the limit."""
     parser = getattr(inp, "vt100_parser", None)
@@ -160,6 +167,12 @@ class Interactive:
             parts.append(f"<b>{clock_text(left)} left</b>" if left > 10 else
                          f"<style bg='ansired'><b>{clock_text(left)} left</b></style>")
         parts.append(keys_hint(s))
+        try:
+            width = self.prompt.app.output.get_size().columns
+        except Exception:  # noqa: BLE001 - no size known (a pipe in tests): keep everything
+            width = 1000
+        while len(parts) > 2 and _plain_len(" " + " | ".join(parts)) > width - 1:
+            parts.pop(-2 if len(parts) > 3 and "left" in parts[-1] else -1)  # keys go first
         return HTML(" " + " | ".join(parts))
 
     def _message(self) -> str:
