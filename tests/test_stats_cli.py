@@ -96,7 +96,7 @@ def test_stats_text(history):
     assert out.startswith("11 answers in 2 sessions: 4 correct (36%)")
     assert "Accuracy by topic" in out and "Accuracy by kind" in out
     assert "hand-computation" in out and "█" in out
-    assert "Trend, last 2 sessions" in out
+    assert "Accuracy per session, last 2 sessions (oldest first):" in out
     assert "Top wrong formulas" in out and "linear_gain" in out
     assert "Practise next" in out
     assert "drills review" in out
@@ -329,3 +329,86 @@ def test_text_from_the_history_is_shown_not_sent(capsys):
     review_cli._list([("q:\x1b[2Jgone", now)], 5, now)
     out = capsys.readouterr().out
     assert "\x1b" not in out and "q:^[[2Jgone: no longer in any pack" in out
+
+
+# --- activity, difficulty, colour -----------------------------------------------------------
+
+def test_stats_activity_per_local_day(drills_home):
+    from datetime import timedelta
+
+    now = datetime.now(timezone.utc)
+    with Store.open() as s:
+        sid = s.start_session("practice", 1, {})
+        for ago in (0, 2, 2, 2, 40):
+            s.record_attempt(sid, att(answered_at=now - timedelta(days=ago)))
+    data = json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)
+    activity = data["activity"]
+    assert len(activity) == 30
+    days = [datetime.fromisoformat(d["date"]).date() for d in activity]
+    assert days[-1] == now.astimezone().date()
+    assert all(b - a == timedelta(days=1) for a, b in zip(days[:-1], days[1:], strict=True))
+    counts = {d["date"]: d["attempts"] for d in activity}
+    assert counts[now.astimezone().date().isoformat()] == 1
+    assert counts[(now - timedelta(days=2)).astimezone().date().isoformat()] == 3
+    assert sum(counts.values()) == 4  # the answer 40 days ago is outside the window
+    lines = CliRunner().invoke(cli, ["stats"]).stdout.splitlines()
+    at = lines.index("Activity, last 30 days (one mark a day, today last):")
+    marks, _, totals = lines[at + 1].strip().partition("  ")
+    assert len(marks) == 30 and marks.count("·") == 28
+    assert marks[-1] == "▃" and marks[-3] == "█"  # 1 and 3 answers, scaled to the busiest day
+    assert totals == "2 days, 4 answers"
+    assert max(len(line) for line in lines[at:at + 2]) <= 60
+
+
+def test_stats_split_by_difficulty(drills_home):
+    with Store.open() as s:
+        sid = s.start_session("practice", 1, {})
+        for verdict, difficulty in (("correct", "hard"), ("wrong", "hard"), ("correct", "easy"),
+                                    ("correct", "easy"), ("wrong", None)):
+            s.record_attempt(sid, att(verdict=verdict, difficulty=difficulty, seconds=2.0))
+    data = json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)
+    assert list(data["by_difficulty"]) == ["easy", "hard"]
+    assert data["by_difficulty"]["hard"] == {"attempts": 2, "correct": 1, "accuracy": 0.5,
+                                             "mean_seconds": 2.0}
+    assert data["by_difficulty"]["easy"]["accuracy"] == 1.0
+    assert data["no_difficulty"] == 1
+    out = CliRunner().invoke(cli, ["stats"]).stdout
+    block = out.split("Accuracy by difficulty\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.split()[0] for line in block[:2]] == ["easy", "hard"]
+    assert block[0].endswith("100%  2/2") and block[1].endswith(" 50%  1/2")
+    assert block[2] == "  (1 earlier answer has no difficulty recorded)"
+
+
+def test_stats_without_recorded_difficulty_has_no_difficulty_section(history):
+    assert "Accuracy by difficulty" not in CliRunner().invoke(cli, ["stats"]).stdout
+
+
+def test_stats_colour_only_when_asked_or_on_a_terminal(history, monkeypatch):
+    import re
+
+    colored = CliRunner().invoke(cli, ["--color", "always", "stats"]).stdout
+    assert "\x1b[1mAccuracy by topic\x1b[0m" in colored
+    # normalization 4/7 = 57%: yellow; hand-computation 0/4: red; kind concept 1/1: green
+    assert re.search(r"normalization +\x1b\[33m█+░+\x1b\[0m \x1b\[33m 57%\x1b\[0m", colored)
+    assert re.search(r"hand-computation +\x1b\[31m░+\x1b\[0m \x1b\[31m  0%\x1b\[0m", colored)
+    assert re.search(r"concept +\x1b\[32m█+\x1b\[0m \x1b\[32m100%\x1b\[0m", colored)
+    codes = set(re.findall(r"\x1b\[[0-9;]*m", colored))
+    assert codes <= {"\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[33m"}
+    plain = CliRunner().invoke(cli, ["stats"]).stdout  # CliRunner's stdout is a pipe
+    assert "\x1b" not in plain
+    assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert "\x1b[1m" in CliRunner().invoke(cli, ["stats"]).stdout
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b" not in CliRunner().invoke(cli, ["stats"]).stdout
+    assert "\x1b" not in CliRunner().invoke(cli, ["--color", "never", "stats"]).stdout
+
+
+def test_piped_stats_process_has_no_colour(history):
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    out = subprocess.run([sys.executable, "-m", "drills", "stats"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.startswith("11 answers in 2 sessions") and "\x1b" not in out
+    forced = subprocess.run([sys.executable, "-m", "drills", "--color", "always", "stats"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    assert "\x1b[1mAccuracy by topic\x1b[0m" in forced

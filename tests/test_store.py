@@ -402,3 +402,47 @@ def test_a_schedule_failure_from_sqlite_is_said_in_words(store, monkeypatch):
     assert str(err.value) == ("the answer was saved, but the review schedule of q:q1 could not "
                               "be updated: database table is locked")
     assert store.conn.execute("SELECT count(*) FROM attempts").fetchone() == (1,)
+
+
+# --- difficulty: a nullable column added by migration 003 ----------------------------------
+
+def _old_history(home: Path, monkeypatch) -> None:
+    """A history written by a drills from before 003_attempt_difficulty: one answer."""
+    with monkeypatch.context() as m:
+        m.setattr(mig, "MIGRATIONS", [step for step in mig.MIGRATIONS
+                                      if step[0] < "003_attempt_difficulty"])
+        with Store.open(home) as s:
+            sid = s.start_session("practice", 1, {})
+            s.conn.execute("INSERT INTO attempts(session_id, question_id, topic, kind, verdict, "
+                           "answered_at) VALUES (?, 'old', 'normalization', 'numeric', "
+                           "'correct', '2026-12-01T10:00:00.000000+00:00')", (sid,))
+
+
+def test_an_old_history_gains_a_nullable_difficulty(tmp_path, monkeypatch):
+    home = tmp_path / "h"
+    _old_history(home, monkeypatch)
+    with Store.open(home) as s:
+        assert mig.pending(s.conn) == []
+        s.record_attempt(1, att(question_id="new", difficulty="hard"))
+        rows = s.conn.execute("SELECT question_id, difficulty FROM attempts ORDER BY id").fetchall()
+        assert rows == [("old", None), ("new", "hard")]
+        buf = io.StringIO()
+        export(s, "json", buf)
+    assert COLUMNS[-1] == "difficulty"
+    assert [d["difficulty"] for d in json.loads(buf.getvalue())] == [None, "hard"]
+
+
+def test_an_old_history_that_cannot_be_migrated_is_read_from_a_copy(tmp_path, monkeypatch):
+    home = tmp_path / "h"
+    _old_history(home, monkeypatch)
+
+    def read_only_file(path):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(Store, "_open_checked", staticmethod(read_only_file))
+    with Store.open(home, readonly=True) as s:
+        assert s.memory and s.readonly
+        data = stats(s, NOW)
+        assert data["attempts"] == 1 and data["no_difficulty"] == 1
+    with sqlite3.connect(home / "drills.db") as raw:  # the file itself is as it was
+        assert mig.pending(raw) == ["003_attempt_difficulty"]

@@ -7,6 +7,7 @@ under a second on a 100,000-answer history.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -17,8 +18,31 @@ from drills.core.safetext import json_text, visible
 
 SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
+ACTIVITY_SPARKS = "▁▂▃▄▅▆▇█"
+ACTIVITY_ASCII = ":-=+*#%@"
 BAR_WIDTH = 20
 LABEL_WIDTH = 20
+GOOD, FAIR = 0.8, 0.5  # accuracy shown green from GOOD, yellow from FAIR, red below
+
+Paint = Callable[..., str]
+
+
+def _plain(text: str, *names: str) -> str:
+    return text
+
+
+def painter(color: bool) -> Paint:
+    """``Style.paint`` when colour is on (bold headers, accuracy in green/yellow/red), else
+    text as is. The terminal UI's module is imported only then: piped stats stay light."""
+    if not color:
+        return _plain
+    from drills.tui.render import Style
+
+    return Style(color=True).paint
+
+
+def accuracy_color(accuracy: float) -> str:
+    return "green" if accuracy >= GOOD else "yellow" if accuracy >= FAIR else "red"
 
 
 def _unicode_ok() -> bool:
@@ -56,22 +80,44 @@ def _titles() -> dict[str, str]:
     return {key: getattr(m, "title", key) for key, m in CATALOG.items()}
 
 
-def _table(title: str, groups: dict[str, dict[str, Any]], unicode: bool) -> list[str]:
-    lines = [title]
-    for key, g in sorted(groups.items(), key=lambda kv: (-kv[1]["attempts"], kv[0])):
-        lines.append(f"  {visible(key):<{LABEL_WIDTH}} {bar(g['accuracy'], unicode=unicode)} "
-                     f"{_pct(g['accuracy'])}  {g['correct']}/{g['attempts']}")
+def _table(title: str, groups: dict[str, dict[str, Any]], unicode: bool,
+           paint: Paint = _plain, ordered: bool = False) -> list[str]:
+    """A bold title, then one row per group (most answers first unless ``ordered``)."""
+    lines = [paint(title, "bold")]
+    items = list(groups.items()) if ordered else sorted(
+        groups.items(), key=lambda kv: (-kv[1]["attempts"], kv[0]))
+    for key, g in items:
+        shade = accuracy_color(g["accuracy"])
+        lines.append(f"  {visible(key):<{LABEL_WIDTH}} "
+                     f"{paint(bar(g['accuracy'], unicode=unicode), shade)} "
+                     f"{paint(_pct(g['accuracy']), shade)}  {g['correct']}/{g['attempts']}")
     return lines
 
 
-def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = None) -> str:
-    """The text report for a non-empty history."""
+def activity_line(days: list[dict[str, Any]], unicode: bool = True) -> str:
+    """One mark a day, oldest first: ``·`` (``.``) for none, else a block scaled to the
+    busiest day; then the days practised and the answers."""
+    top = max((d["attempts"] for d in days), default=0)
+    marks, none = (ACTIVITY_SPARKS, "·") if unicode else (ACTIVITY_ASCII, ".")
+    line = "".join(none if not d["attempts"] else
+                   marks[max(0, min(len(marks) - 1, round(d["attempts"] / top * (len(marks) - 1))))]
+                   for d in days)
+    active = sum(1 for d in days if d["attempts"])
+    total = sum(d["attempts"] for d in days)
+    return (f"{line}  {active} day{'' if active == 1 else 's'}, "
+            f"{total:,} answer{'' if total == 1 else 's'}")
+
+
+def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = None,
+           paint: Paint = _plain) -> str:
+    """The text report for a non-empty history; ``paint`` colours it (see ``painter``)."""
     from drills.cli.review import human_when
 
     s = "" if data["sessions"] == 1 else "s"
     a = "" if data["attempts"] == 1 else "s"
-    lines = [f"{data['attempts']:,} answer{a} in {data['sessions']:,} session{s}: "
-             f"{data['correct']:,} correct ({round(100 * data['accuracy'])}%)"]
+    lines = [paint(f"{data['attempts']:,} answer{a} in {data['sessions']:,} session{s}: ", "bold")
+             + f"{data['correct']:,} correct "
+             + paint(f"({round(100 * data['accuracy'])}%)", accuracy_color(data["accuracy"]))]
     if data["mean_seconds"] is not None:
         lines.append(f"Average time per answer: {data['mean_seconds']:.1f} s")
     streak = data["streak"]
@@ -80,24 +126,36 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
                  f"{streak['correct']} correct answer{'' if streak['correct'] == 1 else 's'} "
                  "in a row")
     lines.append("")
-    lines += _table("Accuracy by topic", data["by_topic"], unicode)
+    lines += _table("Accuracy by topic", data["by_topic"], unicode, paint)
     lines.append("")
-    lines += _table("Accuracy by kind", data["by_kind"], unicode)
+    lines += _table("Accuracy by kind", data["by_kind"], unicode, paint)
+    if data.get("by_difficulty"):
+        lines.append("")
+        lines += _table("Accuracy by difficulty", data["by_difficulty"], unicode, paint, ordered=True)
+        if data.get("no_difficulty"):
+            n = data["no_difficulty"]
+            lines.append(f"  ({n:,} earlier answer{' has' if n == 1 else 's have'} "
+                         "no difficulty recorded)")
     trend = data["trend"]
     if trend:
         values = [t["accuracy"] for t in trend]
-        lines += ["", f"Trend, last {len(trend)} session{'' if len(trend) == 1 else 's'}: "
-                      f"{sparkline(values, unicode)}  "
-                      f"{round(100 * values[0])}% -> {round(100 * values[-1])}%"]
+        lines += ["", paint(f"Accuracy per session, last {len(trend)} "
+                            f"session{'' if len(trend) == 1 else 's'} (oldest first):", "bold"),
+                  f"  {sparkline(values, unicode)}  {round(100 * values[0])}% -> "
+                  + paint(f"{round(100 * values[-1])}%", accuracy_color(values[-1]))]
+    if data.get("activity"):
+        lines += ["", paint(f"Activity, last {len(data['activity'])} days "
+                            "(one mark a day, today last):", "bold"),
+                  f"  {activity_line(data['activity'], unicode)}"]
     titles = _titles()
     if data["misconceptions"]:
-        lines += ["", "Top wrong formulas"]
+        lines += ["", paint("Top wrong formulas", "bold")]
         for m, n in list(data["misconceptions"].items())[:5]:
             title = titles.get(m)
             lines.append(f"  {n:>5}x  {visible(m)}" + (f": {title}" if title else ""))
     nxt = data["practise_next"]
     if nxt["topics"] or nxt["misconceptions"]:
-        lines += ["", "Practise next"]
+        lines += ["", paint("Practise next", "bold")]
         for t in nxt["topics"][:3]:
             lines.append(f"  - {visible(t['topic'])}: {round(100 * t['accuracy'])}% correct in "
                          f"{t['attempts']} recent answer{'' if t['attempts'] == 1 else 's'}")
@@ -133,4 +191,7 @@ def stats(as_json: bool) -> None:
         click.echo("No answers recorded yet. Run `drills` to start a practice session; "
                    "your progress will show up here.")
         return
-    click.echo(render(data, unicode=_unicode_ok(), now=now))
+    from drills.display import use_color
+
+    color = use_color(sys.stdout)  # click.echo would strip the codes off a pipe unless told
+    click.echo(render(data, unicode=_unicode_ok(), now=now, paint=painter(color)), color=color)

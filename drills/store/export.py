@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 COLUMNS: tuple[str, ...] = (
     "attempt_id", "session_id", "answered_at", "question_id", "topic", "kind", "generator",
     "verdict", "given", "expected", "expected_value", "misconceptions", "seconds",
-    "self_grade", "params",
+    "self_grade", "params", "difficulty",
 )
 FORMATS: tuple[str, ...] = ("csv", "json")
 
 _SELECT = """SELECT id, session_id, answered_at, question_id, topic, kind, generator, verdict,
-    given, expected, expected_value, misconceptions, seconds, self_grade, params
+    given, expected, expected_value, misconceptions, seconds, self_grade, params, difficulty
     FROM attempts WHERE id > ? ORDER BY id"""
 
 

@@ -42,6 +42,7 @@ class Attempt:
     ``self_grade`` (again|hard|good|easy) with verdict "correct" for hard/good/easy and
     "wrong" for again, so accuracy stats need no special case.
     ``answered_at`` is UTC (a naive datetime is taken as UTC); None means now.
+    ``difficulty`` is the question's (easy, medium, hard), None when not known.
     """
 
     question_id: str
@@ -57,6 +58,7 @@ class Attempt:
     params: dict | None = field(default=None, hash=False)
     self_grade: str | None = None
     answered_at: datetime | None = None
+    difficulty: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -78,12 +80,13 @@ def _row(session_id: int, a: Attempt) -> tuple[Any, ...]:
         None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
         None if a.expected_value is None else float(a.expected_value),
         _json(list(a.misconceptions)), float(a.seconds), a.self_grade, utc_text(a.answered_at),
+        a.difficulty,
     )
 
 
 _INSERT = """INSERT INTO attempts(session_id, question_id, topic, kind, generator, params,
-    verdict, given, expected, expected_value, misconceptions, seconds, self_grade, answered_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+    verdict, given, expected, expected_value, misconceptions, seconds, self_grade, answered_at,
+    difficulty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 
 
 class Store:
@@ -142,6 +145,9 @@ class Store:
             except (sqlite3.DatabaseError, _Corrupt) as exc:
                 raise _unwritable(path, exc) from None
         except sqlite3.DatabaseError as exc:
+            # an older schema in a read-only place: read a migrated copy in memory
+            if readonly and (copy := homes.migrated_copy(path)) is not None:
+                return cls(copy, path, readonly=True, memory=True)
             raise _unwritable(path, exc) from None
         return cls(conn, path, notice)
 

@@ -131,6 +131,30 @@ def read_only(path: Path) -> sqlite3.Connection | None:
     return None
 
 
+def migrated_copy(path: Path) -> sqlite3.Connection | None:
+    """An older-schema history that cannot be migrated where it is (a read-only folder or
+    file), copied row by row into a migrated in-memory database; None when the schema is
+    current (the trouble is elsewhere) or the file cannot be read."""
+    from drills.store.salvage import fresh_copy
+
+    for immutable in (False, True):
+        if immutable and _wal_has_frames(path):  # an immutable read would miss those answers
+            break
+        try:
+            conn = _read_only_conn(path, immutable=immutable)
+        except sqlite3.DatabaseError:
+            continue
+        try:
+            if not pending(conn):
+                return None
+            return fresh_copy(conn)[0]
+        except sqlite3.DatabaseError:
+            continue
+        finally:
+            conn.close()
+    return None
+
+
 def _read_only_conn(path: Path, *, immutable: bool) -> sqlite3.Connection:
     conn = connect(path, readonly=True, immutable=immutable)
     try:

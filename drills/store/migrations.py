@@ -74,6 +74,14 @@ CREATE TABLE review_cards (
 CREATE INDEX review_cards_due ON review_cards(due);
 """)
 
+# The question's difficulty (easy, medium, hard) when the answer was recorded; NULL for
+# answers recorded before this migration. The partial index covers `drills stats`'s split.
+migration("003_attempt_difficulty", """
+ALTER TABLE attempts ADD COLUMN difficulty TEXT;
+CREATE INDEX attempts_difficulty ON attempts(difficulty, verdict, seconds)
+    WHERE difficulty IS NOT NULL;
+""")
+
 
 def _statements(sql: str) -> list[str]:
     """Split SQL text into complete statements (executescript would COMMIT our transaction)."""

@@ -22,6 +22,8 @@ RECENT_ATTEMPTS = 200
 PRACTISE_BELOW = 0.8
 MIN_ATTEMPTS = 3
 TOP_MISCONCEPTIONS = 5
+ACTIVITY_DAYS = 30
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 
 
 def _ratio(num: float, den: float) -> float:
@@ -52,6 +54,43 @@ def _summary(store: Store) -> tuple[dict[str, dict[str, Any]], dict[str, dict[st
 
     total = sum(acc[2] for acc in verdicts.values())
     return shape(topics), shape(kinds), shape(verdicts), total
+
+
+def _by_difficulty(store: Store) -> tuple[dict[str, dict[str, Any]], int]:
+    """Accuracy per recorded difficulty (easy, medium, hard first), and how many answers
+    have none (recorded before drills stored it). One scan of a partial covering index."""
+    rows = store.conn.execute(
+        "SELECT difficulty, count(*), sum(verdict = 'correct'), total(seconds) FROM attempts "
+        "INDEXED BY attempts_difficulty WHERE difficulty IS NOT NULL GROUP BY difficulty")
+    found = {str(d): (n, c, secs) for d, n, c, secs in rows}
+    order = [d for d in DIFFICULTIES if d in found] + sorted(set(found) - set(DIFFICULTIES))
+    out = {d: {"attempts": found[d][0], "correct": found[d][1],
+               "accuracy": _ratio(found[d][1], found[d][0]),
+               "mean_seconds": round(found[d][2] / found[d][0], 2)} for d in order}
+    (total,) = store.conn.execute("SELECT count(*) FROM attempts").fetchone()
+    return out, int(total) - sum(n for n, _c, _s in found.values())
+
+
+def _local_midnight(day: date) -> str:
+    return utc_text(datetime.combine(day, time()).astimezone())
+
+
+def _activity(store: Store, today: date, days: int = ACTIVITY_DAYS) -> list[dict[str, Any]]:
+    """Answers on each of the last ``days`` local calendar days, oldest first (today last).
+
+    One index range count per day on answered_at: the cost is the answers counted, and
+    days are local, so a change of daylight saving time moves the boundaries with it.
+    """
+    first = today - timedelta(days=days - 1)
+    bounds = [(first + timedelta(days=i), _local_midnight(first + timedelta(days=i)),
+               _local_midnight(first + timedelta(days=i + 1))) for i in range(days)]
+    out = []
+    for day, lo, hi in bounds:
+        (n,) = store.conn.execute(
+            "SELECT count(*) FROM attempts INDEXED BY attempts_answered_at "
+            "WHERE answered_at >= ? AND answered_at < ?", (lo, hi)).fetchone()
+        out.append({"date": day.isoformat(), "attempts": int(n)})
+    return out
 
 
 def _misconceptions(store: Store) -> tuple[dict[str, int], dict[str, list[str]]]:
@@ -197,6 +236,7 @@ def stats(store: Store, now: datetime | None = None) -> dict[str, Any]:
                                   "(SELECT 1 FROM attempts WHERE session_id = sessions.id)"
                                   ).fetchone()[0]
     misconceptions, where = _misconceptions(store)
+    by_difficulty, no_difficulty = _by_difficulty(store)
     return {
         "attempts": attempts,
         "correct": correct,
@@ -205,6 +245,9 @@ def stats(store: Store, now: datetime | None = None) -> dict[str, Any]:
         "verdicts": {v: d["attempts"] for v, d in by_verdict.items()},
         "by_topic": by_topic,
         "by_kind": by_kind,
+        "by_difficulty": by_difficulty,
+        "no_difficulty": no_difficulty,
+        "activity": _activity(store, now.astimezone().date()),
         "misconceptions": misconceptions,
         "trend": _trend(store),
         "mean_seconds": round(seconds / attempts, 2) if attempts else None,
