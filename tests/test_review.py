@@ -424,3 +424,198 @@ def test_review_list_single_item_no_notes(store):
     assert lines[0] == "1 item due for review:"
     assert lines[1].startswith("  q:norm-why-normalize: Why do we divide DCG by IDCG?")
     assert " - due 20 minutes ago (" in lines[1]
+
+
+# --- interval previews: fsrs for the item's card, nothing committed -----------------------
+
+GRADE_RATINGS = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
+
+
+def card_row(store: Store, key: str):
+    return store.conn.execute("SELECT card, due, reviews, updated_at FROM review_cards "
+                              "WHERE item_key = ?", (key,)).fetchone()
+
+
+def test_preview_intervals_come_from_fsrs_and_commit_nothing(store):
+    from fsrs import Scheduler
+
+    record(store, att(question_id="c", kind="concept", verdict="correct", self_grade="good"),
+           att(question_id="c", kind="concept", verdict="correct", self_grade="good",
+               answered_at=T0 + timedelta(minutes=10)))
+    now = T0 + timedelta(days=3)
+    before, changes = card_row(store, "q:c"), store.conn.total_changes
+    stored = rv.load_card(store, "q:c")
+    preview = rv.preview_intervals(store, "q:c", now)
+    assert card_row(store, "q:c") == before and store.conn.total_changes == changes
+    assert not store.conn.in_transaction
+    plain = Scheduler(enable_fuzzing=False)
+    assert preview == {grade: plain.review_card(stored, rating, now)[0].due - now
+                       for grade, rating in GRADE_RATINGS.items()}
+    assert preview["again"] < preview["hard"] < preview["good"] < preview["easy"]
+    # ...and it is what answering with that grade then does
+    record(store, att(question_id="c", kind="concept", verdict="correct", self_grade="easy",
+                      answered_at=now))
+    assert due_of(store, "q:c") - now == preview["easy"]
+
+
+def test_preview_of_an_item_never_seen_is_a_new_card_and_creates_none(store):
+    preview = rv.preview_intervals(store, "q:new", T0)
+    assert count(store, "review_cards") == 0
+    assert preview["again"] == timedelta(minutes=1) and preview["good"] == timedelta(minutes=10)
+    assert preview["easy"] >= timedelta(days=1)
+    record(store, att(question_id="new", kind="concept", verdict="wrong", self_grade="again"))
+    assert due_of(store, "q:new") - T0 == preview["again"]
+
+
+def test_interval_texts():
+    assert rv.format_intervals({"again": timedelta(minutes=10), "hard": timedelta(days=1),
+                                "good": timedelta(days=3), "easy": timedelta(days=8)}
+                               ) == "again 10m · hard 1d · good 3d · easy 8d"
+    assert [rv.interval_text(t) for t in (timedelta(seconds=5), timedelta(hours=5),
+                                          timedelta(days=45), timedelta(days=60),
+                                          timedelta(days=400))] == ["1m", "5h", "1.5mo", "2mo", "1.1y"]
+    assert rv.question_key(type("Q", (), {"id": "x", "generator": None, "topic": "t"})) == "q:x"
+    assert rv.question_key(type("Q", (), {"id": "x", "generator": "g", "topic": "t"})) == "skill:g:t"
+
+
+# --- daily limit on items new to review ---------------------------------------------------------
+
+ASKABLE = [f"q:{FIXED}", "q:norm-why-normalize", "q:norm-query-b-ndcg", "q:binary-ndcg-at-3"]
+
+
+def set_limit(drills_home, n: int) -> None:
+    drills_home.mkdir(parents=True, exist_ok=True)
+    (drills_home / "config.toml").write_text(f"[review]\ndaily_limit = {n}\n")
+
+
+def reviewed_in_a_review(store: Store, question_ids, when: datetime) -> None:
+    sid = store.start_session("review", 1, {})
+    store.record_attempts(sid, [att(question_id=q, answered_at=when) for q in question_ids],
+                          review=False)
+
+
+def capture_quiz(monkeypatch):
+    import drills.cli.practice as practice
+
+    served = []
+    monkeypatch.setattr(practice, "run_quiz", lambda items, **kw: served.append(
+        kw["options"]["review"]) or 0)
+    return served
+
+
+def test_daily_limit_caps_new_items(store, drills_home, monkeypatch):
+    due_now(store, [(key, timedelta(hours=10 - i)) for i, key in enumerate(ASKABLE)])
+    served = capture_quiz(monkeypatch)
+    result = CliRunner().invoke(cli, ["review"])
+    assert result.exit_code == 0, result.output
+    assert served == [ASKABLE]  # no limit set: everything due
+    set_limit(drills_home, 2)
+    result = CliRunner().invoke(cli, ["review"])
+    assert result.exit_code == 0, result.output
+    assert served[-1] == ASKABLE[:2]  # the two most overdue new items
+    assert result.stdout.splitlines()[0] == (
+        "Review: 2 due items (2 new items held back until tomorrow by [review] daily_limit = 2)")
+    lines = CliRunner().invoke(cli, ["review", "--list"]).stdout.splitlines()
+    assert lines[0] == ("4 items due for review (2 new held back until tomorrow by "
+                        "[review] daily_limit):")
+    assert [line.split(": ")[0].strip() for line in lines[1:]] == ASKABLE
+    assert all("held back" in line for line in lines[3:]) and "held back" not in lines[1]
+
+
+def test_new_items_reviewed_today_use_up_the_limit(store, drills_home, monkeypatch):
+    now = datetime.now(timezone.utc)
+    due_now(store, [(key, timedelta(hours=10 - i)) for i, key in enumerate(ASKABLE)])
+    reviewed_in_a_review(store, ["other-1", "other-2"], now)  # 2 new items reviewed today
+    reviewed_in_a_review(store, [ASKABLE[3].removeprefix("q:")], now - timedelta(days=3))
+    set_limit(drills_home, 2)
+    served = capture_quiz(monkeypatch)
+    result = CliRunner().invoke(cli, ["review"])
+    assert result.exit_code == 0, result.output
+    assert served == [[ASKABLE[3]]]  # reviewed before: not new, never held back
+    set_limit(drills_home, 3)
+    CliRunner().invoke(cli, ["review"])
+    assert served[-1] == [ASKABLE[0], ASKABLE[3]]  # one new item left for today
+
+
+def test_nothing_to_review_when_only_held_back_new_items_are_due(store, drills_home, monkeypatch):
+    due_now(store, [(ASKABLE[0], timedelta(hours=1))])
+    reviewed_in_a_review(store, ["other"], datetime.now(timezone.utc))
+    set_limit(drills_home, 1)
+    served = capture_quiz(monkeypatch)
+    result = CliRunner().invoke(cli, ["review"])
+    assert result.exit_code == 0 and served == []
+    assert result.stdout == ("Nothing more to review today: 1 new item held back until "
+                             "tomorrow by [review] daily_limit = 1.\n")
+
+
+# --- a review session says what it is and what comes next --------------------------------------
+
+def test_review_says_how_many_at_its_start_and_what_is_next_at_its_end(store, monkeypatch):
+    now = datetime.now(timezone.utc)
+    due_now(store, [(ASKABLE[0], timedelta(hours=2)), (ASKABLE[1], timedelta(hours=1)),
+                    ("q:gone", timedelta(days=1))])
+    later = [now + timedelta(days=2, minutes=m) for m in (0, 1, 2)] + [now + timedelta(days=5)]
+    for i, when in enumerate(later):
+        due_now(store, [(f"q:later-{i}", now - when)])  # a negative age: due in the future
+    served = capture_quiz(monkeypatch)  # a session that answers nothing
+    result = CliRunner().invoke(cli, ["review", "--count", "1"])
+    assert result.exit_code == 0, result.output
+    assert served == [[ASKABLE[0]]]
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Review: 1 due item"
+    assert lines[-2] == "Still due: 2 items; run `drills review` again."
+    same_day = sum(w.astimezone().date() == later[0].astimezone().date() for w in later)
+    assert lines[-1] == f"Next due: in 2 days ({same_day} items)"
+
+
+def test_a_real_review_session_ends_with_the_next_due(store):
+    due_now(store, [(ASKABLE[0], timedelta(hours=1))])
+    result = CliRunner().invoke(cli, ["review"], input=":skip\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Review: 1 due item"
+    assert "Session over." in result.stdout
+    assert re.fullmatch(r"Next due: in (under a minute|1 minute) \(1 item\)", lines[-1]), lines[-1]
+
+
+# --- drills review --forecast ------------------------------------------------------------------
+
+def test_forecast_counts_match_the_due_dates(store):
+    from collections import Counter
+
+    from drills.store.schedule import forecast
+
+    now = datetime.now(timezone.utc)
+    offsets = [timedelta(hours=-30), timedelta(minutes=-5), timedelta(hours=1), timedelta(days=1),
+               timedelta(days=3), timedelta(days=3, minutes=5), timedelta(days=3, minutes=9),
+               timedelta(days=13), timedelta(days=20)]
+    for i, off in enumerate(offsets):
+        due_now(store, [(f"q:item-{i}", -off)])
+    today = now.astimezone().date()
+    expected = Counter(max(today, (now + off).astimezone().date()) for off in offsets)
+    data = forecast(store, now)
+    assert [day for day, _n in data.days] == [today + timedelta(days=i) for i in range(14)]
+    assert dict((day, n) for day, n in data.days if n) == {
+        day: n for day, n in expected.items() if day < today + timedelta(days=14)}
+    assert data.overdue == 2 and data.cards == len(offsets)
+    assert data.later == sum(n for day, n in expected.items() if day >= today + timedelta(days=14))
+    result = CliRunner().invoke(cli, ["review", "--forecast"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Due for review, next 14 days (9 cards; 2 overdue now):"
+    rows = lines[1:15]
+    assert rows[0].split()[0] == "today" and rows[1].split()[0] == "tomorrow"
+    top = max(n for _day, n in data.days)
+    for (day, n), row in zip(data.days, rows, strict=True):
+        assert day.isoformat() in row and int(row.split(day.isoformat())[1].split()[0]) == n
+        assert row.count("█") == (max(1, round(24 * n / top)) if n else 0)
+    assert lines[15].split() == ["later", str(data.later)]
+    assert max(map(len, lines)) <= 60
+
+
+def test_forecast_with_nothing_scheduled_and_with_list():
+    result = CliRunner().invoke(cli, ["review", "--forecast"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("No reviews are scheduled yet")
+    result = CliRunner().invoke(cli, ["review", "--forecast", "--list"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import zlib
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Card, Rating, Scheduler
 
@@ -46,11 +46,19 @@ _SELF_GRADE_RATING = {
 }
 
 
+def key_of(question_id: str, generator: str | None, topic: str) -> str:
+    """The review item of a question: ``skill:<generator>:<topic>`` or ``q:<question id>``."""
+    return f"skill:{generator}:{topic}" if generator else f"q:{question_id}"
+
+
 def item_key(attempt: Attempt) -> str:
     """The review item an attempt exercises (see the module docstring)."""
-    if attempt.generator:
-        return f"skill:{attempt.generator}:{attempt.topic}"
-    return f"q:{attempt.question_id}"
+    return key_of(attempt.question_id, attempt.generator, attempt.topic)
+
+
+def question_key(question: Any) -> str:
+    """The review item a question (``drills.core.questions.Question``) is scheduled under."""
+    return key_of(question.id, question.generator, question.topic)
 
 
 def rating_for(attempt: Attempt) -> Rating:
@@ -164,3 +172,51 @@ def due_count(store: Store, now: datetime | None = None) -> int:
 def next_due(store: Store, after: datetime | None = None) -> datetime | None:
     """When the next card falls due (after ``after`` if given; else the earliest at all)."""
     return fields.next_due(store, after)
+
+
+@recovering
+def preview_intervals(store: Store, key: str, now: datetime | None = None
+                      ) -> dict[str, timedelta]:
+    """How long until ``key`` would be due again after each self-grade, given at ``now``.
+
+    ``{"again": ..., "hard": ..., "good": ..., "easy": ...}``, from fsrs for the item's
+    stored card (a new card when there is none, or it is damaged), as ``update_review``
+    would schedule it but without fuzzing (which only spreads long intervals by a few
+    days). Pure: reads the card and writes nothing.
+    """
+    when = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    stored = load_card(store, key)
+    plain = Scheduler(enable_fuzzing=False)
+    out: dict[str, timedelta] = {}
+    for grade, rating in _SELF_GRADE_RATING.items():
+        card = None
+        if stored is not None:
+            try:
+                card, _log = plain.review_card(stored, rating, when)
+            except _DAMAGED:
+                card = None
+        if card is None:
+            card, _log = plain.review_card(Card(card_id=card_id(key), due=when), rating, when)
+        out[grade] = card.due - when
+    return out
+
+
+def interval_text(span: timedelta) -> str:
+    """An interval as Anki writes it: ``10m``, ``5h``, ``3d``, ``2.5mo``, ``1.2y`` (at least 1m)."""
+    minutes = max(1.0, span.total_seconds() / 60)
+    if minutes < 60:
+        return f"{round(minutes)}m"
+    if minutes < 24 * 60:
+        return f"{round(minutes / 60)}h"
+    days = minutes / (24 * 60)
+    if days < 30:
+        return f"{round(days)}d"
+    if days < 365:
+        return f"{days / 30:.1f}".removesuffix(".0") + "mo"
+    return f"{days / 365:.1f}".removesuffix(".0") + "y"
+
+
+def format_intervals(intervals: dict[str, timedelta]) -> str:
+    """``again 10m · hard 1d · good 3d · easy 8d`` (the grades in their usual order)."""
+    return " · ".join(f"{grade} {interval_text(intervals[grade])}"
+                      for grade in _SELF_GRADE_RATING if grade in intervals)

@@ -1,0 +1,117 @@
+"""The review schedule seen from outside a card: the forecast of due counts per day, the
+next due day, and the daily limit on items new to review.
+
+Days are local calendar days (the learner's), bounded by local midnights written as UTC
+text, so they compare with the stored ``due`` in SQL. Light: no fsrs, no sympy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from typing import TYPE_CHECKING
+
+from drills.store.db import recovering, utc_text
+from drills.store.fields import DUE_OK, count_damaged_cards, next_due
+
+if TYPE_CHECKING:
+    from drills.store.history import Store
+
+FORECAST_DAYS = 14
+# The item key of an attempt in SQL, as drills.store.review.item_key builds it.
+_ITEM_KEY = ("CASE WHEN coalesce(a.generator, '') != '' "
+             "THEN 'skill:' || a.generator || ':' || a.topic ELSE 'q:' || a.question_id END")
+
+
+def local_midnight(day: date) -> datetime:
+    """The start of a local calendar day, as an aware datetime."""
+    return datetime.combine(day, time()).astimezone()
+
+
+def _count(store: Store, lo: datetime | None, hi: datetime | None) -> int:
+    sql = f"SELECT count(*) FROM review_cards WHERE {DUE_OK}"
+    args: list[str] = []
+    if lo is not None:
+        sql += " AND due >= ?"
+        args.append(utc_text(lo))
+    if hi is not None:
+        sql += " AND due < ?"
+        args.append(utc_text(hi))
+    return int(store.conn.execute(sql, args).fetchone()[0])
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """Due counts: ``days[0]`` is today (what is overdue included), then one per day."""
+
+    days: list[tuple[date, int]]
+    overdue: int  # due now or earlier (part of today's count)
+    later: int  # due after the last day shown
+    cards: int  # every card with a readable due date
+
+
+@recovering
+def forecast(store: Store, now: datetime | None = None, days: int = FORECAST_DAYS) -> Forecast:
+    """How many cards fall due on each of the next ``days`` local days, today first.
+
+    Today counts every card due before tomorrow, overdue ones too. Cards whose due is
+    not a date are left out and counted (``Store.skip``).
+    """
+    now = now or datetime.now(timezone.utc)
+    count_damaged_cards(store)
+    today = now.astimezone().date()
+    out = []
+    for i in range(days):
+        day = today + timedelta(days=i)
+        lo = None if i == 0 else local_midnight(day)
+        out.append((day, _count(store, lo, local_midnight(day + timedelta(days=1)))))
+    overdue = int(store.conn.execute(
+        f"SELECT count(*) FROM review_cards WHERE {DUE_OK} AND due <= ?",
+        (utc_text(now),)).fetchone()[0])
+    later = _count(store, local_midnight(today + timedelta(days=days)), None)
+    return Forecast(out, overdue, later, _count(store, None, None))
+
+
+@recovering
+def next_due_day(store: Store, now: datetime | None = None) -> tuple[datetime, int] | None:
+    """When the next card falls due after ``now``, and how many fall due that local day
+    (from then to its midnight); None when nothing is scheduled after ``now``."""
+    now = now or datetime.now(timezone.utc)
+    when = next_due(store, now)
+    if when is None:
+        return None
+    end = local_midnight(when.astimezone().date() + timedelta(days=1))
+    return when, _count(store, when, end)
+
+
+@recovering
+def reviewed_keys(store: Store, keys: Sequence[str]) -> set[str]:
+    """Those of ``keys`` already answered in a review session (not new to review)."""
+    wanted = set(keys)
+    if not wanted:
+        return set()
+    rows = store.conn.execute(
+        f"SELECT DISTINCT {_ITEM_KEY} FROM attempts AS a "
+        "JOIN sessions AS s ON s.id = a.session_id WHERE s.mode = 'review'")
+    return {key for (key,) in rows if key in wanted}
+
+
+@recovering
+def new_reviewed_today(store: Store, now: datetime | None = None) -> int:
+    """Items answered in a review session for the first time today (local day)."""
+    now = now or datetime.now(timezone.utc)
+    start = utc_text(local_midnight(now.astimezone().date()))
+    row = store.conn.execute(
+        f"SELECT count(*) FROM (SELECT {_ITEM_KEY} AS k, min(a.answered_at) AS first "
+        "FROM attempts AS a JOIN sessions AS s ON s.id = a.session_id "
+        "WHERE s.mode = 'review' GROUP BY k) WHERE first >= ?", (start,)).fetchone()
+    return int(row[0])
+
+
+def hold_back_new(keys: Sequence[str], askable: set[str], reviewed: set[str],
+                  allowance: int) -> list[str]:
+    """The askable keys new to review past the first ``allowance`` of them (in order):
+    what today's daily limit holds back until tomorrow."""
+    new = [key for key in keys if key in askable and key not in reviewed]
+    return new[max(0, allowance):]
