@@ -8,7 +8,7 @@ import re
 import secrets
 import stat
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -24,7 +24,7 @@ _DESCRIPTOR = re.compile(r"/dev/(stdin|stdout|stderr|fd/\d+)|/proc/(self|thread-
 
 @click.group()
 def history() -> None:
-    """Your answer history (stored under DRILLS_HOME)."""
+    """Your sessions and answers (stored under DRILLS_HOME): list, show, export."""
 
 
 @history.command("export")
@@ -38,7 +38,7 @@ def export_cmd(fmt: str, output: str | None) -> None:
     \b
     Columns: attempt_id, session_id, answered_at, question_id, topic, kind,
     generator, verdict, given, expected, expected_value, misconceptions, seconds,
-    self_grade, params. In CSV, misconceptions are ';'-joined and params is a
+    self_grade, params, difficulty. In CSV, misconceptions are ';'-joined and params is a
     JSON string; in JSON they are a list and an object.
     """
     from drills.store.export import export
@@ -51,6 +51,70 @@ def export_cmd(fmt: str, output: str | None) -> None:
             return
         n = write_export(store, fmt, output)
         click.echo(f"Exported {n} answer{'' if n == 1 else 's'} to {output}", err=True)
+
+
+@history.command("list")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many sessions to show, the most recent first.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+def list_cmd(limit: int, as_json: bool) -> None:
+    """Your sessions, newest first: id, when (local time), mode, score and seed.
+
+    `drills history show ID` shows one of them again in full.
+    """
+    from drills.core.safetext import json_text
+    from drills.store.sessions import list_sessions
+
+    with history_store(readonly=True) as store:
+        sessions, total = list_sessions(store, limit)
+    if as_json:
+        click.echo(json_text(sessions, indent=2, ensure_ascii=False))
+        return
+    if not sessions:
+        click.echo("No sessions recorded yet. Run `drills` to start a practice session.")
+        return
+    from drills.cli.history_show import list_lines
+
+    style = _style()
+    click.echo("\n".join(list_lines(sessions, total, style)), color=style.color)
+
+
+@history.command("show")
+@click.argument("session_id", metavar="ID", type=int)
+def show_cmd(session_id: int) -> None:
+    """One session's report card again: score, by topic, time per question, slips, what to
+    review, and every answer with its verdict (paged when taller than the terminal)."""
+    from drills.store.sessions import session_report
+
+    with history_store(readonly=True) as store:
+        report = session_report(store, session_id)
+    if report is None:
+        fail(f"no session {session_id} in the history; `drills history list` shows the sessions")
+    from drills.cli.history_show import report_text
+
+    style = _style()
+    text = report_text(report, style)
+    if _on_terminal():
+        from drills.tui.pager import make_pager, terminal_rows
+
+        if make_pager(terminal_rows)(text):
+            return
+    click.echo(text, color=style.color)
+
+
+def _style() -> Any:
+    """How to draw history text: colour as ``drills.display`` decides, the usual width."""
+    from drills.display import use_color
+    from drills.tui.render import Style, display_width
+
+    return Style(use_color(sys.stdout), display_width())
+
+
+def _on_terminal() -> bool:
+    try:
+        return bool(sys.stdout.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def check_output(output: str) -> None:
