@@ -80,14 +80,14 @@ def logical_lines(text: str) -> list[str]:
     return out
 
 
-def _wrap(text: str, indent: str, reflow: bool = True) -> list[str]:
+def _wrap(text: str, indent: str, reflow: bool = True, width: int = WIDTH) -> list[str]:
     """Wrap prose to WIDTH; indented lines (rankings, tables) stay as they are.
 
     ``reflow=False`` keeps the author's line breaks (explanations are often aligned
     computations) and only wraps lines that are too long.
     """
     lines = logical_lines(text) if reflow else text.strip("\n").splitlines()
-    keep = WIDTH if reflow else KEEP_WIDTH
+    keep = width if reflow else (KEEP_WIDTH if width >= WIDTH else width)
     out: list[str] = []
     for line in lines:
         if not line.strip():
@@ -97,13 +97,19 @@ def _wrap(text: str, indent: str, reflow: bool = True) -> list[str]:
         else:
             glued = _GROUP.sub(lambda m: m.group(0).replace(" ", _GLUE), line)
             out.extend(w.replace(_GLUE, " ") for w in textwrap.wrap(
-                glued, WIDTH, initial_indent=indent, subsequent_indent=indent,
+                glued, width, initial_indent=indent, subsequent_indent=indent,
                 break_long_words=False, break_on_hyphens=False))
     return out
 
 
-def text_sheet(items: Sequence[Question], seed: int) -> str:
-    """Numbered questions, then the answer key: plain text for a printer or a pager."""
+def text_sheet(items: Sequence[Question], seed: int, width: int = WIDTH) -> str:
+    """Numbered questions, then the answer key: plain text for a printer or a pager.
+
+    ``width`` is 78 for a file (the same bytes for a seed, whatever the terminal); a
+    narrower terminal gets its own width and narrow tables.
+    """
+    if width < WIDTH:
+        return _narrow_sheet(items, seed, width)
     lines = ["NDCG drills worksheet", header(items, seed), "", "Questions", "=========", ""]
     for n, q in enumerate(items, 1):
         lines.append(f"{n}. [{q.topic}, {q.difficulty}] {q.id}")
@@ -124,6 +130,39 @@ def text_sheet(items: Sequence[Question], seed: int) -> str:
             lines += _wrap("\n".join(f"- {p}" for p in k.points), "   ")
         if k.prose:
             lines += [""] + _wrap(k.prose, "   ", reflow=False)
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _narrow_sheet(items: Sequence[Question], seed: int, width: int) -> str:
+    """The text sheet for a terminal narrower than 78 columns."""
+    from drills.core.explain import NARROW_BELOW, Layout, worked_for
+
+    layout = Layout(narrow=width < NARROW_BELOW)
+    lines = ["NDCG drills worksheet", *_wrap(header(items, seed), "", width=width), "",
+             "Questions", "=========", ""]
+    for n, q in enumerate(items, 1):
+        lines += _wrap(f"{n}. [{q.topic}, {q.difficulty}] {q.id}", "", width=width)
+        lines += _wrap(q.prompt, "   ", width=width)
+        for i, o in enumerate(q.options):
+            lines += _wrap(f"{LETTERS[i]}) {o.text}", "   ", width=width)
+        lines.append("")
+    lines += ["Answer key", "==========", ""]
+    for n, q in enumerate(items, 1):
+        k = key(q)
+        lines += _wrap(f"{n}. {k.answer}", "", width=width)
+        worked = worked_for(q, layout) if k.worked else None
+        if worked:
+            from drills.tui.render import Style
+
+            lines += [""] + Style(width=width + 1).wrap(worked, "   ").splitlines()
+        for note in k.notes:
+            lines += _wrap(note, "   ", width=width)
+        if k.model is not None:
+            lines += _wrap(k.model, "   ", width=width)
+            lines += _wrap("\n".join(f"- {p}" for p in k.points), "   ", width=width)
+        if k.prose:
+            lines += [""] + _wrap(k.prose, "   ", width=width)
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -70,4 +70,12 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     else:
         from drills.worksheet import markdown_sheet, text_sheet
 
-        click.echo((markdown_sheet if as_markdown else text_sheet)(items, seed), nl=False)
+        if as_markdown:
+            click.echo(markdown_sheet(items, seed), nl=False)
+        else:  # a terminal narrower than the sheet gets its own width; a file always 78
+            import sys
+
+            from drills.tui.render import display_width
+
+            width = min(display_width(), 78) if sys.stdout.isatty() else 78
+            click.echo(text_sheet(items, seed, width), nl=False)

@@ -25,10 +25,15 @@ from drills.cli.common import Exit, fail, parse_grades, tolerance_option
 @click.option("--tolerance", default=None, metavar="TOL",
               help="Accepted error for --answer: 0.01 (absolute), 1% (relative) or both "
                    "0.01,1%. Default: 0.005 or 0.5%, whichever is larger.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--all", "all_rows", is_flag=True,
+              help="Show every rank of a long list (default: the tables fit one screen).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every row).")
 def solve(relevance: tuple[str, ...], k: int | None, judged: str | None, gain: str, answer: str | None,
-          metric: str, tolerance: str | None, as_json: bool) -> None:
+          metric: str, tolerance: str | None, all_rows: bool, as_json: bool) -> None:
     """Solve NDCG@k for RELEVANCE, the grades in ranked order (2,1,3,0 or 2 1 3 0), step by step.
+
+    RELEVANCE holds up to 1,000 grades, each from 0 to 20 (--judged too); `[2, 1, 3, 0]`,
+    as prompts print it, works as well.
 
     Without --k NDCG is uncut: DCG over the whole ranking, IDCG over the whole judged pool
     (trec_eval's and ranx's ndcg). With --k K both are cut at K. The output says which.
@@ -81,14 +86,20 @@ def solve(relevance: tuple[str, ...], k: int | None, judged: str | None, gain: s
             }
         click.echo(json.dumps(data, indent=2))
     else:
-        from drills.core.explain import worked_solution
+        from drills.core.explain import NARROW_BELOW, Layout, worked_solution
+        from drills.tui.render import Style
 
+        width = _width()
+        style = Style(width=width)
         if outcome is not None:
             from drills.core.checking import explain
 
-            click.echo(explain(outcome, steps=False))
+            click.echo(style.wrap(explain(outcome, steps=False)))
             click.echo("")
-        click.echo(worked_solution(sol))
+        rows = 10**6 if all_rows else max(8, (_screen_rows() - 16) // 2)
+        layout = Layout(narrow=width < NARROW_BELOW, max_rows=rows,
+                        exact_width=None if all_rows else max(40, width - 20))
+        click.echo(style.wrap(worked_solution(sol, layout)))
     if outcome is not None:
         sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
 
@@ -100,3 +111,22 @@ def _check(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202
     question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
                         problem=problem, metric=metric)
     return check(question, answer, override)
+
+
+def _screen_rows() -> int:
+    """The terminal's height; piped output counts as one tall screen of 66 lines (a page)."""
+    import shutil
+
+    return shutil.get_terminal_size((80, 66)).lines if sys.stdout.isatty() else 66
+
+
+def _width() -> int:
+    """The terminal's width for prose (at most 100); piped output is not re-wrapped unless
+    COLUMNS says how wide the reader is."""
+    import os
+
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        from drills.tui.render import display_width
+
+        return display_width()
+    return 10_000

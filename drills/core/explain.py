@@ -5,7 +5,7 @@ No terminal library here: the CLI and the quiz front ends print these strings.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from drills.core.exact import Exact, LogSum, decimal_text, with_value
@@ -43,8 +43,54 @@ def row_text(row: Row, convention: str) -> str:
             f"discount {discount_text(row)}, contribution {contribution_text(row.contribution)}")
 
 
-def table(rows: tuple[Row, ...], convention: str) -> list[list[str]]:
+@dataclass(frozen=True)
+class Layout:
+    """How worked tables are laid out for the screen they go to.
+
+    ``narrow`` (under 72 columns): the gain and discount columns show values only
+    (``3``, ``1.585``), not their formulas, so a row never wraps. ``max_rows``: ranks
+    shown per table before "... N more ranks".
+    """
+
+    narrow: bool = False
+    max_rows: int = 50
+    exact_width: int | None = None  # elide exact forms longer than this (the full one: --json)
+
+    def exact(self, text: str) -> str:
+        """An exact form as shown: whole, or cut in the middle between terms."""
+        terms = text.split(" + ")
+        if self.exact_width is None or len(text) <= self.exact_width or len(terms) < 3:
+            return text
+        half = (self.exact_width - 7) // 2
+        head, tail = [terms[0]], [terms[-1]]
+        for term in terms[1:-1]:  # whole terms from the front while they fit half the room
+            if len(" + ".join(head + [term])) > half:
+                break
+            head.append(term)
+        for term in reversed(terms[len(head):-1]):
+            if len(" + ".join([term] + tail)) > half:
+                break
+            tail.insert(0, term)
+        if len(head) + len(tail) >= len(terms):
+            return text
+        return f"{' + '.join(head)} + ... + {' + '.join(tail)}"
+
+
+WIDE = Layout()
+NARROW_BELOW = 72  # columns
+
+
+def table(rows: tuple[Row, ...], convention: str, layout: Layout = WIDE) -> list[list[str]]:
     """Header plus one line per rank: rank, rel, gain, discount, contribution, running."""
+    if layout.narrow:
+        out = [["rank", "rel", "gain", "disc", "gain/disc", "running"]]
+        for r in rows:
+            gain = gain_text(r.relevance, convention).rsplit("= ", 1)[-1]
+            d = r.discount
+            disc = d.text if d.symbol != d.text else f"{d.value:.4f}"  # log2(4) = 2 stays exact
+            out.append([str(r.rank), str(r.relevance), gain, disc, num(r.contribution),
+                        decimal_text(r.running, 6)])
+        return out
     out = [["rank", "rel", "gain", "discount", "gain/discount", "running"]]
     for r in rows:
         out.append([
@@ -80,7 +126,7 @@ def cutoff_sentence(sol: Solution) -> str:
             f"pool ({pool} documents), as trec_eval's and ranx's ndcg")
 
 
-def worked_solution(sol: Solution, max_rows: int = 50) -> str:
+def worked_solution(sol: Solution, layout: Layout = WIDE) -> str:
     """DCG@k table, ideal table, the division: the steps a candidate writes on a whiteboard."""
     k = sol.k
     dcg, idcg, ndcg = sol.label("DCG"), sol.label("IDCG"), sol.label("NDCG")
@@ -91,12 +137,12 @@ def worked_solution(sol: Solution, max_rows: int = 50) -> str:
         f"gain = {sol.gain_form}, discount = {sol.discount_form}, {cutoff_sentence(sol)}",
         "",
         f"{dcg}: the ranking as given{cut}",
-        _rows_block(sol.rows, sol.gain, max_rows),
-        f"  {dcg} = {with_value(sol.dcg.text, num(sol.dcg, 15))}",
+        _rows_block(sol.rows, sol.gain, layout),
+        f"  {dcg} = {with_value(layout.exact(sol.dcg.text), num(sol.dcg, 15))}",
         "",
         f"{idcg}: {pool}: {_grades(sol.ideal_order)}",
-        _rows_block(sol.ideal_rows, sol.gain, max_rows),
-        f"  {idcg} = {with_value(sol.idcg.text, num(sol.idcg, 15))}",
+        _rows_block(sol.ideal_rows, sol.gain, layout),
+        f"  {idcg} = {with_value(layout.exact(sol.idcg.text), num(sol.idcg, 15))}",
         "",
     ]
     if sol.ndcg_note:
@@ -104,7 +150,11 @@ def worked_solution(sol: Solution, max_rows: int = 50) -> str:
     else:
         lines.append(f"{ndcg} = {dcg} / {idcg} = {num(sol.dcg, 10)} / {num(sol.idcg, 10)}")
         pad = " " * len(ndcg)
-        lines.append(f"{pad} = {sol.ndcg.text}")
+        shown = sol.ndcg.text
+        if layout.exact_width is not None and len(shown) > layout.exact_width:  # elide each side
+            half = replace(layout, exact_width=max(24, layout.exact_width // 2 - 4))
+            shown = f"({half.exact(sol.dcg.text)}) / ({half.exact(sol.idcg.text)})"
+        lines.append(f"{pad} = {shown}")
         lines.append(f"{pad} = {num(sol.ndcg, 15)}")
     return "\n".join(lines)
 
@@ -132,19 +182,19 @@ def quantity_steps(problem: Problem, metric: str) -> str:
             f"log2({j} + 1) / log2({i} + 1) = {shown}.")
 
 
-def worked_steps(problem: Problem, metric: str) -> str:
+def worked_steps(problem: Problem, metric: str, layout: Layout = WIDE) -> str:
     """The engine's worked steps for any metric it computes."""
     k = problem.cutoff
     grades = ", ".join(map(str, problem.relevance))
     if metric in ("dcg", "idcg", "ndcg"):
-        return worked_solution(solve(problem))
+        return worked_solution(solve(problem), layout)
     if metric in QUANTITIES:
         return quantity_steps(problem, metric)
     if metric == "ndcg_difference":
         a = solve(problem)
         b = solve(replace(problem, relevance=problem.versus or (), versus=None))
         diff = metric_value(problem, metric)
-        return (f"Ranking A: {worked_solution(a)}\n\n"
+        return (f"Ranking A: {worked_solution(a, layout)}\n\n"
                 f"Ranking B [{', '.join(map(str, b.problem.relevance))}]: same documents, same "
                 f"{a.label('IDCG')}; {b.label('DCG')} = {with_value(b.dcg.text, num(b.dcg, 10))}\n"
                 f"{a.label('NDCG')}(A) - {a.label('NDCG')}(B) = (DCG(A) - DCG(B)) / IDCG"
@@ -154,7 +204,7 @@ def worked_steps(problem: Problem, metric: str) -> str:
         before, after = solve(problem), solve(swapped(problem))
         i, j = problem.swap or (0, 0)
         delta = metric_value(problem, "delta_ndcg")
-        return (f"{worked_solution(before)}\n\n"
+        return (f"{worked_solution(before, layout)}\n\n"
                 f"After swapping ranks {i} and {j}: [{', '.join(map(str, after.problem.relevance))}]\n"
                 f"  {after.label('DCG')} = {with_value(after.dcg.text, num(after.dcg, 10))}\n"
                 f"|delta {before.label('NDCG')}| = |DCG after - DCG before| / {before.label('IDCG')}"
@@ -202,11 +252,11 @@ def value_line(problem: Problem, metric: str) -> str:
     return worked_steps(problem, metric).rstrip(".")
 
 
-def worked_for(question: Question) -> str | None:
+def worked_for(question: Question, layout: Layout = WIDE) -> str | None:
     """Worked steps for a numeric question the engine computes; None for answer-text ones."""
     if question.problem is None or not question.metric:
         return None
-    return worked_steps(question.problem, question.metric)
+    return worked_steps(question.problem, question.metric, layout)
 
 
 def _grades(order: tuple[int, ...], limit: int = 30) -> str:
@@ -214,11 +264,12 @@ def _grades(order: tuple[int, ...], limit: int = 30) -> str:
     return text + (f", ... ({len(order)} in all)" if len(order) > limit else "")
 
 
-def _rows_block(rows: tuple[Row, ...], convention: str, max_rows: int) -> str:
-    shown = rows if len(rows) <= max_rows else rows[: max_rows - 1]
-    text = format_table(table(shown, convention))
+def _rows_block(rows: tuple[Row, ...], convention: str, layout: Layout) -> str:
+    shown = rows if len(rows) <= layout.max_rows else rows[: max(1, layout.max_rows - 1)]
+    text = format_table(table(shown, convention, layout))
     if len(shown) < len(rows):
-        text += f"\n  ... {len(rows) - len(shown)} more ranks (use --json for every row)"
+        text += (f"\n  ... {len(rows) - len(shown)} more ranks (`drills solve --all` shows every "
+                 "row, --json too)")
     return text
 
 

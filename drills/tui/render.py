@@ -210,9 +210,21 @@ def card(r: Record, style: Style, color: str) -> str:
     return "\n".join(lines)
 
 
+def narrow_tables(text: str, question: Any, width: int) -> str:
+    """Under 72 columns, the worked tables in ``text`` in their narrow layout (rows never wrap)."""
+    from drills.core.explain import NARROW_BELOW
+
+    if width >= NARROW_BELOW or question.problem is None or not question.metric:
+        return text
+    from drills.core.explain import Layout, worked_for
+
+    wide = worked_for(question)
+    return text.replace(wide, worked_for(question, Layout(narrow=True)) or wide) if wide else text
+
+
 def explanation(r: Record, style: Style, text: str | None = None) -> str:
     """Engine text wrapped line by line; the pack's own prose re-flowed to the width."""
-    text = r.explanation if text is None else text
+    text = narrow_tables(r.explanation if text is None else text, r.question, style.width)
     if r.question.kind == "concept":
         return style.reflow(text)
     prose = r.question.prose

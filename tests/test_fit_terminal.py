@@ -1,0 +1,76 @@
+"""Output that fits the screen: narrow tables under 72 columns, one screen of rows for a long
+list (--all for every row), long exact forms elided in the display and whole in --json."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from click.testing import CliRunner
+
+from drills.cli import cli
+from drills.core.explain import Layout, worked_for
+from drills.core.questions import Problem, Question
+from drills.session import Graded, Options, Session, StepsShown
+from drills.tui.render import Style, render
+
+BIG = ",".join(str(random.Random(1).randint(0, 3)) for _ in range(1000))
+
+
+def run(*args, env=None):
+    return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+
+
+def test_under_72_columns_the_tables_are_narrow_and_no_line_wraps():
+    result = run("solve", "2,1,3,0", "--judged", "3,2,1,0", env={"COLUMNS": "60"})
+    assert result.exit_code == 0
+    assert "gain/disc" in result.stdout and "2^2 - 1 = 3" not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 60
+    wide = run("solve", "2,1,3,0", "--judged", "3,2,1,0", env={"COLUMNS": "100"}).stdout
+    assert "2^2 - 1 = 3" in wide and "gain/discount" in wide
+
+
+def test_a_1000_document_solve_shows_one_screen_of_rows_unless_all():
+    short = run("solve", BIG, env={"COLUMNS": "80"}).stdout
+    rows = [line for line in short.splitlines() if line[:6].strip().isdigit()]
+    assert len(rows) <= 66 and "more ranks (`drills solve --all` shows every row" in short
+    assert " + ... + " in short  # the 1,000-term exact forms are elided
+    full = run("solve", BIG, "--all", env={"COLUMNS": "80"}).stdout
+    assert len([line for line in full.splitlines() if line[:6].strip().isdigit()]) == 2000
+    data = json.loads(run("solve", BIG, "--json").stdout)
+    assert len(data["rows"]) == 1000 and " + ... + " not in data["dcg"]["exact"]
+
+
+def test_layout_elides_between_whole_terms():
+    text = " + ".join(f"1/log2({i})" for i in range(3, 200))
+    shown = Layout(exact_width=60).exact(text)
+    assert len(shown) <= 60 and shown.startswith("1/log2(3) + ") and shown.endswith(" + 1/log2(199)")
+    assert " + ... + " in shown and Layout().exact(text) == text
+
+
+def test_steps_in_the_quiz_use_the_narrow_tables_on_a_narrow_screen():
+    q = Question(id="n", topic="t", kind="numeric", prompt="?", metric="ndcg",
+                 problem=Problem(relevance=(2, 1, 3, 0), judged=(3, 2, 1, 0)))
+    s = Session([q], Options(feedback="brief"))
+    s.start()
+    s.submit("0.8675")
+    (steps,) = [e for e in s.steps() if isinstance(e, StepsShown)]
+    narrow = render(steps, Style(width=60))
+    table = worked_for(q, Layout(narrow=True)).split("DCG: the ranking as given\n")[1].split("\n  DCG")[0]
+    assert table in narrow and "gain/disc " in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 60
+    assert "2^2 - 1 = 3" in render(steps, Style(width=90))
+    assert Graded  # the card itself is covered in test_session
+
+
+def test_a_text_worksheet_fits_a_narrow_terminal_and_a_file_is_unchanged():
+    from drills.core.plan import plan
+    from drills.packs import discover
+    from drills.worksheet import WIDTH, text_sheet
+
+    items = plan(discover([]).questions, seed=7, count=12)
+    narrow = text_sheet(items, 7, 60)
+    assert max(len(line) for line in narrow.splitlines()) <= 60
+    assert "gain/disc " in narrow
+    assert text_sheet(items, 7) == text_sheet(items, 7, WIDTH)  # a file: always 78 columns
+    assert run("generate", "--seed", "7", "--count", "12").stdout == text_sheet(items, 7)
