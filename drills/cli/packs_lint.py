@@ -60,7 +60,10 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
     for line in report.warnings:
         click.echo(f"warning: {shown(line)}")
     generated = sum(q.kind == "generated" for q in questions)
-    click.echo(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s): {len(questions)} "
-               f"questions ({generated} generated x {seeds} seeds), {report.items} items checked "
+    from drills.cli.sessions import plural
+
+    click.echo(f"{plural(len(report.errors), 'error')}, {plural(len(report.warnings), 'warning')}: "
+               f"{plural(len(questions), 'question')} ({generated} generated x "
+               f"{plural(seeds, 'seed')}), {plural(report.items, 'item')} checked "
                f"in {time.monotonic() - start:.1f}s")
     sys.exit(int(Exit.FAILED if report.errors else Exit.OK))

@@ -55,7 +55,7 @@ questions:
     metric: ndcg               # dcg | idcg | ndcg | rr | precision | hit | delta_ndcg
     tolerance: {{absolute: 0.001}}  # merged over the pack default
 
-  # choice: at least two options, at least one correct; explain every option
+  # choice: at least two options, exactly one correct; explain every option
   - id: "{name}.ideal-order"
     topic: normalization
     kind: choice

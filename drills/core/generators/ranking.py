@@ -42,7 +42,8 @@ EDGE_CASES = ("nothing-relevant", "all-equal", "perfect")
 def _pool_sentence(unretrieved: list[int], judged: list[int] | None) -> str:
     if judged is None:
         return "Every judged document of the query is in this list (the judged pool is the list itself)."
-    return (f"The judges also graded {len(unretrieved)} document(s) the system did not retrieve, "
+    n = len(unretrieved)
+    return (f"The judges also graded {n} document{'' if n == 1 else 's'} the system did not retrieve, "
             f"with grades {grades_text(unretrieved)}, so the query's judged pool is "
             f"{grades_text(judged)}.")
 
