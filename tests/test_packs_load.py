@@ -416,6 +416,7 @@ def test_entry_points_paths_callables_and_failures(tmp_path, monkeypatch):
     import importlib.metadata
 
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: eps if group == "drills.packs" else [])
+    monkeypatch.setattr(discovery_mod, "_declared_anywhere", lambda: True)
     catalog = discover()
     assert [(p.name, p.source) for p in catalog.packs][-2:] == [("ep-one", "entry-point"), ("ep-two", "entry-point")]
     messages = [str(e) for e in catalog.errors]
@@ -589,3 +590,13 @@ def test_messages_never_show_the_invalid_placeholder(fields):
     assert doc.errors and not any("duplicate key" in e.message for e in doc.errors)
     for error in doc.errors:
         assert not any(word in str(error) for word in ("_Invalid", "INVALID", "object at 0x")), str(error)
+
+
+def test_entry_points_are_looked_for_without_importlib_metadata(tmp_path, monkeypatch):
+    """The start-up check reads entry_points.txt files; it finds a declared drills.packs group."""
+    assert discovery_mod._declared_anywhere() is False  # the test environment declares none
+    dist = tmp_path / "site" / "my_packs-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "entry_points.txt").write_text("[console_scripts]\nx = y:z\n\n[drills.packs]\nmine = my_packs:paths\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    assert discovery_mod._declared_anywhere() is True
