@@ -8,7 +8,6 @@ command line always wins: the settings become click's ``default_map``.
 
 from __future__ import annotations
 
-import difflib
 import re
 import sys
 from dataclasses import dataclass, field
@@ -123,6 +122,8 @@ def _where(text: str, table: str, key: str | None) -> str:
 
 
 def _suggest(word: str, known: list[str]) -> str:
+    import difflib  # only when a word is unknown: it costs start-up time otherwise
+
     close = difflib.get_close_matches(word, known, n=1)
     return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
 
