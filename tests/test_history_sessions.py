@@ -146,3 +146,17 @@ def test_history_colour_only_when_asked():
     assert "\x1b[1m" in run("--color", "always", "history", "list").stdout
     assert "\x1b" not in run("history", "show", "1").stdout
     assert "\x1b" not in run("history", "list").stdout
+
+
+def test_history_show_survives_damaged_fields(drills_home):
+    with Store.open() as s:
+        sid = s.start_session("practice", 1, {})
+        s.record_attempt(sid, Attempt("q1", "t", "numeric", "wrong", "1", "2", 2.0, ("x",), 3.0))
+        s.conn.execute("UPDATE attempts SET seconds = 'slow', misconceptions = '{bad'")
+        s.conn.execute("UPDATE sessions SET started_at = 'yesterday', options = '[1'")
+    result = run("history", "show", str(sid))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Session 1 · practice · yesterday · seed 1")
+    assert re.search(r"^   1\. t +0:00  wrong$", result.stdout, re.M)
+    assert "Left out 1 answer with a damaged field" in result.stderr
+    assert run("history", "list").exit_code == 0

@@ -61,6 +61,13 @@ def _counts(answers: list[dict[str, Any]]) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
+def _seconds(answer: dict[str, Any]) -> float:
+    """Time taken; 0 for a damaged value (a blob, text), which is not worth a traceback."""
+    value = answer["seconds"]
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+    return float(value) if ok and 0 <= value < 1e9 else 0.0
+
+
 def _limit(options: dict[str, Any]) -> float | None:
     value = options.get("per_question")
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
@@ -71,7 +78,7 @@ def _head(s: dict[str, Any], style: Style) -> list[str]:
     seed = _seed(s)
     lines = [style.paint(title + (f" · seed {seed}" if seed != "-" else ""), "bold", "cyan")]
     answers = s["answers"]
-    secs = sum(float(a["seconds"] or 0) for a in answers)
+    secs = sum(_seconds(a) for a in answers)
     lines.append(f"Score: {s['correct']}/{s['answered']} correct{_counts(answers)}; "
                  f"{clock_text(secs)} answering.")
     planned = s["options"].get("count")
@@ -143,7 +150,7 @@ def report_text(s: dict[str, Any], style: Style) -> str:
     for i, a in enumerate(answers, start=1):
         of = f" of {clock_text(limit)}" if limit else ""
         lines.append(visible(f"  {i:>2}. {str(a['topic']):<22} "
-                             f"{clock_text(float(a['seconds'] or 0)):>5}{of}  {a['verdict']}"))
+                             f"{clock_text(_seconds(a)):>5}{of}  {a['verdict']}"))
     lines += _slips(answers, style)
     lines += ["", style.paint("What to review next", "bold")]
     lines += [visible(f"  - {item}") for item in s["review"]] or ["  - nothing missed"]
