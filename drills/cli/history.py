@@ -33,13 +33,14 @@ def history() -> None:
 @click.option("--output", "-o", type=click.Path(readable=False, path_type=str), metavar="FILE", default=None,
               help="Write to FILE instead of standard output.")
 def export_cmd(fmt: str, output: str | None) -> None:
-    """Export every answer with stable columns (see docs/history.md).
+    """Export every answer (CSV or JSON) with stable columns.
 
     \b
     Columns: attempt_id, session_id, answered_at, question_id, topic, kind,
     generator, verdict, given, expected, expected_value, misconceptions, seconds,
-    self_grade, params, difficulty. In CSV, misconceptions are ';'-joined and params is a
-    JSON string; in JSON they are a list and an object.
+    self_grade, params, difficulty. In CSV, misconceptions are ';'-joined and
+    params is a JSON string; in JSON they are a list and an object. See
+    docs/history.md.
     """
     from drills.store.export import export
 
@@ -58,9 +59,10 @@ def export_cmd(fmt: str, output: str | None) -> None:
               help="How many sessions to show, the most recent first.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
 def list_cmd(limit: int, as_json: bool) -> None:
-    """Your sessions, newest first: id, when (local time), mode, score and seed.
+    """List your sessions, newest first.
 
-    `drills history show ID` shows one of them again in full.
+    One line each: id, when it started (local time), mode, score (correct answers out of
+    answers given) and seed. `drills history show ID` shows one of them again in full.
     """
     from drills.core.safetext import json_text
     from drills.store.sessions import list_sessions
@@ -82,8 +84,11 @@ def list_cmd(limit: int, as_json: bool) -> None:
 @history.command("show")
 @click.argument("session_id", metavar="ID", type=int)
 def show_cmd(session_id: int) -> None:
-    """One session's report card again: score, by topic, time per question, slips, what to
-    review, and every answer with its verdict (paged when taller than the terminal)."""
+    """Show one session's report card again.
+
+    Score, score by topic, time per question, wrong formulas, what to review next, and
+    every answer with its verdict; paged on a terminal when taller than it.
+    """
     from drills.store.sessions import session_report
 
     with history_store(readonly=True) as store:
