@@ -34,6 +34,8 @@ TOPICS = (
 KINDS = ("numeric", "generated", "choice", "concept")
 DIFFICULTIES = ("easy", "medium", "hard")
 METRICS = ("dcg", "idcg", "ndcg", "rr", "precision", "hit", "delta_ndcg")
+# what a fixed `answer:` may be the value of, with the `problem:` it is about
+ANSWER_METRICS = METRICS + ("gain_ratio", "discount", "contribution", "discount_ratio")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 PACK_RE = re.compile(r"^[a-z0-9-]+$")
 
@@ -173,6 +175,16 @@ def value_of(problem: dict, metric: str, default_gain: str) -> float:
     if metric == "delta_ndcg":
         i, j = problem["swap"]
         return delta(rel, judged, k, conv, i, j)
+    if metric == "gain_ratio":
+        a, b = rel
+        return gain(a, conv) / gain(b, conv)
+    if metric == "discount":
+        return 1 / weight(k)
+    if metric == "contribution":
+        return gain(rel[k - 1], conv) * weight(k)
+    if metric == "discount_ratio":
+        i, j = problem["swap"]
+        return weight(i) / weight(j)
     raise ValueError(metric)
 
 
@@ -397,12 +409,13 @@ def test_question_shape(item):
         assert isinstance(q["explanation"], str)
     kind = q["kind"]
     if kind == "numeric":
-        assert ("answer" in q) != ("problem" in q)
+        assert "answer" in q or "problem" in q
+        assert ("problem" in q) == ("metric" in q)
         assert q.get("explanation", "").strip() and hints
         if "answer" in q:
             assert isinstance(q["answer"], str), "answers must be quoted strings"
-        else:
-            assert q["metric"] in METRICS
+        if "problem" in q:
+            assert q["metric"] in (ANSWER_METRICS if "answer" in q else METRICS)
             p = q["problem"]
             assert set(p) <= {"relevance", "judged", "k", "gain", "swap"}
             assert all(isinstance(r, int) and not isinstance(r, bool) and r >= 0 for r in p["relevance"])
@@ -496,8 +509,11 @@ def _agrees(printed: str, value: float) -> bool:
 # library call instead of the gain.
 LIBRARY_DEFINES_GAIN = {"conv-sklearn-default-linear"}
 
-PROBLEM_QUESTIONS = [(s, q) for s, q in QUESTIONS if q["kind"] == "numeric" and "problem" in q]
+PROBLEM_QUESTIONS = [(s, q) for s, q in QUESTIONS
+                     if q["kind"] == "numeric" and "problem" in q and "answer" not in q]
 ANSWER_QUESTIONS = [(s, q) for s, q in QUESTIONS if q["kind"] == "numeric" and "answer" in q]
+# fixed answers that carry the problem they are about, so that their slips are diagnosed
+ANSWERS_WITH_PROBLEM = [(s, q) for s, q in ANSWER_QUESTIONS if "problem" in q]
 
 
 @pytest.mark.parametrize("item", PROBLEM_QUESTIONS, ids=_qid)
@@ -570,6 +586,40 @@ def test_answer_problems_recomputed():
     for qid, (rel, judged, k) in ANSWER_PROBLEMS.items():
         assert ndcg(rel, judged, k) == pytest.approx(ANSWER_VALUES[qid], abs=1e-12)
         assert safe_eval(_by_id(qid)["answer"]) == pytest.approx(ndcg(rel, judged, k), abs=1e-12)
+
+
+# The fixed answers whose problem drills diagnoses slips on, and what it must be.
+EXPECTED_ANSWER_PROBLEMS = {
+    "gain-ratio-4-vs-3": ({"relevance": [4, 3]}, "gain_ratio"),
+    "gain-ratio-3-vs-2": ({"relevance": [3, 2]}, "gain_ratio"),
+    "discount-weight-rank-4": ({"relevance": [0, 0, 0, 1], "k": 4}, "contribution"),
+    "gain-contribution-grade3-rank4": ({"relevance": [0, 0, 0, 3], "k": 4}, "contribution"),
+    "hand-scores-to-ndcg": ({"relevance": [0, 1, 3, 2], "judged": [3, 2, 1, 0], "k": 4}, "ndcg"),
+    # the engine's NDCG uses log2; the ln of the prompt cancels (NDCG is base-invariant)
+    "conv-ln-ndcg": ({"relevance": [2, 1, 3, 0], "judged": [3, 2, 1, 0], "k": 4}, "ndcg"),
+}
+
+
+def test_answers_carry_their_problem():
+    assert {q["id"]: (q["problem"], q["metric"]) for _, q in ANSWERS_WITH_PROBLEM} == EXPECTED_ANSWER_PROBLEMS
+    for qid, (rel, judged, k) in ANSWER_PROBLEMS.items():
+        assert _by_id(qid)["problem"] == {"relevance": rel, "judged": judged, "k": k}
+
+
+@pytest.mark.parametrize("item", ANSWERS_WITH_PROBLEM, ids=_qid)
+def test_answer_is_the_value_of_its_problem(item):
+    stem, q = item
+    value = value_of(q["problem"], q["metric"], _defaults_gain(stem))
+    assert value == pytest.approx(safe_eval(q["answer"]), abs=1e-12)
+    assert value == pytest.approx(ANSWER_VALUES[q["id"]], abs=1e-12)
+    metrics = pytest.importorskip("drills.core.metrics")
+    questions = pytest.importorskip("drills.core.questions")
+    p = q["problem"]
+    problem = questions.Problem(
+        relevance=tuple(p["relevance"]),
+        judged=tuple(p["judged"]) if p.get("judged") is not None else None,
+        k=p.get("k"), gain=p.get("gain", _defaults_gain(stem)))
+    assert metrics.metric_value(problem, q["metric"]).value == pytest.approx(value, abs=1e-12)
 
 
 def test_crossover_answer_derivation():

@@ -180,3 +180,13 @@ def test_built_in_bank_lints_clean_and_fast():
     result = lint(str(BANK), "--seeds", "50")
     assert result.exit_code == 0, result.stdout
     assert time.monotonic() - start < 60
+
+
+@pytest.mark.skipif(not any(BANK.glob("*.yaml")), reason="no built-in question bank yet")
+def test_built_in_bank_warns_only_about_answers_with_no_problem():
+    # every other fixed answer carries the problem it is about, so its slips are diagnosed
+    result = lint(str(BANK), "--seeds", "5")
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("warning: ")]
+    assert sorted(w.split(": ")[2] for w in warnings) == [
+        "conv-ln-dcg", "conv-sklearn-ties", "gain-vs-position-crossover"]
+    assert all(": can diagnose nothing: an `answer:` without `problem:`" in w for w in warnings), warnings
