@@ -5,21 +5,24 @@ Never imports sympy or click: the quiz loads packs at startup and must stay fast
 
 from __future__ import annotations
 
-from drills.packs.discovery import Catalog, PackInfo, discover
-from drills.packs.errors import PackError
-from drills.packs.load import (
-    LoadedPack,
-    check_paths,
-    cross_pack_errors,
-    load_pack,
-    load_paths,
-    pack_files,
-    validate_paths,
-)
-from drills.packs.schema import PackMeta
-from drills.packs.template import starter_pack
+from typing import Any
 
-__all__ = [
-    "Catalog", "LoadedPack", "PackError", "check_paths", "PackInfo", "PackMeta", "cross_pack_errors", "discover",
-    "load_pack", "load_paths", "pack_files", "starter_pack", "validate_paths",
-]
+# name -> module: imported on first use, so `from drills.packs import discover` does not load
+# the YAML reader when the catalog comes from the cache.
+_EXPORTS = {
+    "Catalog": "discovery", "PackInfo": "discovery", "discover": "discovery",
+    "PackError": "errors", "PackMeta": "meta", "starter_pack": "template",
+    "LoadedPack": "load", "check_paths": "load", "cross_pack_errors": "load", "load_pack": "load",
+    "load_paths": "load", "pack_files": "load", "validate_paths": "load",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'drills.packs' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"drills.packs.{module}"), name)

@@ -55,12 +55,20 @@ def summarize(pack: LoadedPack) -> PackError:
                      f"{first.message} [pack skipped: {more}; run `drills packs validate {pack.path}`]")
 
 
-def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool = True) -> Catalog:
-    """Load the built-in, user, ``extra`` and installed packs into one Catalog."""
+def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool = True,
+             cache: bool = True) -> Catalog:
+    """Load the built-in, user, ``extra`` and installed packs into one Catalog.
+
+    With ``cache`` a pack file unchanged since it was last parsed comes from
+    ``$DRILLS_HOME/cache/packs.json`` (see drills.packs.cache) instead of its YAML.
+    """
+    from drills.packs.cache import PackCache, default_path
+
     catalog = Catalog()
     ids: dict[str, Question] = {}
     names: dict[str, str] = {}
     seen: set[Path] = set()
+    store = PackCache(default_path() if cache else None)
 
     def add(source: str, paths: Iterable[str | os.PathLike[str]], report_missing: bool) -> None:
         files, errors = expand(paths)
@@ -71,7 +79,7 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
             if key in seen:  # e.g. --pack pointing into the user folder
                 continue
             seen.add(key)
-            _admit(catalog, load_pack(f, builtin=source == "builtin"), source, ids, names)
+            _admit(catalog, _load(store, f, source == "builtin"), source, ids, names)
 
     builtin = builtin_packs_dir()
     if builtin is not None:
@@ -83,7 +91,22 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
     if entry_points:
         for paths in _entry_point_paths(catalog.errors):
             add("entry-point", paths, report_missing=True)
+    store.save()
     return catalog
+
+
+def _load(store: Any, path: Path, builtin: bool) -> LoadedPack:
+    """One pack file, from the cache when it is unchanged; a good parse is cached."""
+    from drills.packs.cache import key_of
+
+    key = key_of(path, builtin)
+    hit = store.get(key) if key is not None else None
+    if hit is not None:
+        return LoadedPack(os.fspath(path), hit[0], hit[1], [])
+    pack = load_pack(path, builtin=builtin)
+    if key is not None and pack.ok and pack.meta is not None:
+        store.put(key, pack.meta, pack.questions)
+    return pack
 
 
 def _admit(catalog: Catalog, pack: LoadedPack, source: str,

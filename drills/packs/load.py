@@ -15,8 +15,7 @@ from pathlib import Path
 
 from drills.core.questions import Question
 from drills.packs.errors import PackError
-from drills.packs.schema import PackMeta, build_pack
-from drills.packs.yamlsafe import read_file
+from drills.packs.meta import PackMeta
 from drills.paths import builtin_packs_dir
 
 PACK_SUFFIXES = (".yaml", ".yml")
@@ -68,6 +67,9 @@ def load_pack(path: str | os.PathLike[str], *, builtin: bool | None = None) -> L
     ``builtin`` (default: whether the file lies in the built-in packs folder) makes
     topics strict: built-in packs must use the project's fixed topic list.
     """
+    from drills.packs.schema import build_pack  # the YAML reader: not needed on a cache hit
+    from drills.packs.yamlsafe import read_file
+
     shown = os.fspath(path)
     strict = _is_builtin(Path(shown)) if builtin is None else builtin
     with _gc_paused():

@@ -12,13 +12,13 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from drills.core.questions import DIFFICULTIES, GAINS, KINDS, TOPICS, Question, Source, Tolerance
 from drills.packs import kinds
 from drills.packs.document import described
 from drills.packs.errors import FieldPath, excerpt, suggest
+from drills.packs.meta import PackMeta  # noqa: F401 - re-exported: PackMeta was defined here
 from drills.packs.yamlsafe import INVALID, Document
 
 NAME_RE = re.compile(r"[a-z0-9-]+")
@@ -40,20 +40,6 @@ ALL_FIELDS = COMMON_FIELDS + tuple(f for fs in KIND_FIELDS.values() for f in fs 
 _ALLOWED = {kind: frozenset(COMMON_FIELDS + fields) for kind, fields in KIND_FIELDS.items()}
 _REQUIRED = ("id", "topic", "kind", "prompt", "difficulty", "hints")
 TOLERANCE_FIELDS = ("absolute", "relative")
-
-
-@dataclass(frozen=True)
-class PackMeta:
-    """The ``pack:`` header and ``defaults:`` of one pack file."""
-
-    name: str
-    version: str
-    description: str = ""
-    author: str = ""
-    tolerance: Tolerance | None = None
-    gain: str = "exponential"
-    difficulty: str = "medium"
-    line: int = 0  # of ``name:``, for cross-pack errors
 
 
 _kind_of = described

@@ -1,0 +1,150 @@
+"""A cache of parsed packs, so a quiz starts without reading YAML again.
+
+``$DRILLS_HOME/cache/packs.json`` maps each pack file (its resolved path, size and
+modification time, and whether it is built in) to what ``load_pack`` made of it, for packs
+that loaded without errors. A file that changed is parsed again; a cache that cannot be
+read, is from another version of drills or is over its size cap is ignored and rewritten.
+
+The cache is data: JSON decoded into a fixed set of types (the dataclasses below, tuples,
+dicts), never pickle, so a file in DRILLS_HOME still cannot run code. Text from a cached
+pack reaches the terminal through the same output gate as any other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from drills import __version__
+from drills.core.questions import Narrowing, Option, Problem, Question, Source, Tolerance
+from drills.packs.meta import PackMeta
+
+FORMAT = 1  # bump when a cached type changes shape
+MAX_BYTES = 16 * 1024 * 1024
+_TYPES: dict[str, type] = {t.__name__: t for t in
+                           (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta)}
+
+
+class CacheError(ValueError):
+    """The cached text is not what this version of drills wrote."""
+
+
+def encode(value: Any) -> Any:
+    """A JSON-able form that keeps dataclasses, tuples and non-string dict keys apart."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        name = type(value).__name__
+        if name not in _TYPES:
+            raise CacheError(f"cannot cache a {name}")
+        return {"@": name, **{f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, tuple):
+        return {"@t": [encode(v) for v in value]}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, Mapping):
+        return {"@d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    raise CacheError(f"cannot cache a {type(value).__name__}")
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if isinstance(value, dict):
+        if "@t" in value:
+            return tuple(decode(v) for v in value["@t"])
+        if "@d" in value:
+            return {decode(k): decode(v) for k, v in value["@d"]}
+        cls = _TYPES.get(value.get("@", ""))
+        if cls is None:
+            raise CacheError("unknown record in the pack cache")
+        try:
+            return cls(**{k: decode(v) for k, v in value.items() if k != "@"})
+        except TypeError as exc:
+            raise CacheError(str(exc)) from None
+    return value
+
+
+def key_of(path: Path, builtin: bool) -> str | None:
+    """The cache key of a pack file, or None when it cannot be looked at."""
+    try:
+        real = path.resolve()
+        info = os.stat(real)
+    except (OSError, RuntimeError):
+        return None
+    return f"{real}|{info.st_size}|{info.st_mtime_ns}|{int(builtin)}"
+
+
+class PackCache:
+    """Read once, looked up per pack file, written back when something was parsed anew."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.entries: dict[str, Any] = {}
+        self.used: dict[str, Any] = {}
+        self.dirty = False
+        if path is not None:
+            self._read(path)
+
+    def _read(self, path: Path) -> None:
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                return
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and data.get("version") == f"{__version__}/{FORMAT}":
+            entries = data.get("entries")
+            if isinstance(entries, dict):
+                self.entries = entries
+
+    def get(self, key: str) -> tuple[PackMeta, tuple[Question, ...]] | None:
+        raw = self.entries.get(key)
+        if raw is None:
+            return None
+        try:
+            meta, questions = decode(raw["meta"]), decode(raw["questions"])
+        except (CacheError, KeyError, TypeError, ValueError):
+            self.dirty = True
+            return None
+        if not isinstance(meta, PackMeta) or not isinstance(questions, tuple) or not all(
+                isinstance(q, Question) for q in questions):
+            self.dirty = True
+            return None
+        self.used[key] = raw
+        return meta, questions
+
+    def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
+        try:
+            self.used[key] = {"meta": encode(meta), "questions": encode(questions)}
+        except CacheError:
+            return
+        self.dirty = True
+
+    def save(self) -> None:
+        """Write what this run used (stale entries drop out); any failure is ignored."""
+        if self.path is None or not (self.dirty or set(self.used) != set(self.entries)):
+            return
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"version": f"{__version__}/{FORMAT}", "entries": self.used}),
+                           encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:  # a full disk, say: the history needs the room more than the cache
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+def default_path() -> Path | None:
+    """``$DRILLS_HOME/cache/packs.json``; None when DRILLS_HOME is not a usable folder."""
+    from drills.paths import home
+
+    folder = home()
+    return folder / "cache" / "packs.json" if folder.is_dir() else None

@@ -1,0 +1,92 @@
+"""The parsed-pack cache: the same questions as a fresh parse, re-parsed when a file changes,
+ignored when damaged or foreign, and no YAML read on a hit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from drills.packs import discover
+from drills.packs.cache import CacheError, decode, encode
+from tests.test_pty import TINY_PACK
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_cached_catalog_equals_a_fresh_parse(drills_home):
+    drills_home.mkdir(parents=True)
+    first = discover()
+    assert (drills_home / "cache" / "packs.json").is_file()
+    again = discover()
+    fresh = discover(cache=False)
+    assert again.questions == fresh.questions == first.questions
+    assert again.packs == fresh.packs and len(fresh.questions) > 50
+
+
+def test_encode_keeps_tuples_dataclasses_and_keys():
+    from drills.core.questions import Problem
+
+    value = {"p": Problem(relevance=(2, 1), judged=(2, 1, 0)), 3: [1, (2, 3)], "t": ("a",)}
+    assert decode(json.loads(json.dumps(encode(value)))) == value
+    try:
+        decode({"@": "Popen", "args": ["sh"]})
+    except CacheError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("an unknown type must not be built")
+
+
+def test_a_changed_pack_is_parsed_again(drills_home, tmp_path):
+    drills_home.mkdir(parents=True)
+    pack = tmp_path / "tiny.yaml"
+    pack.write_text(TINY_PACK, encoding="utf-8")
+    before = {q.id: q.prompt for q in discover([pack]).questions if q.pack == "tiny-test"}
+    text = TINY_PACK.replace("TINY-CHOICE:", "TINY-CHOICE (edited):")
+    pack.write_text(text, encoding="utf-8")
+    os.utime(pack, ns=(1, 1))  # a different mtime even on a coarse clock
+    after = {q.id: q.prompt for q in discover([pack]).questions if q.pack == "tiny-test"}
+    assert before["tiny-choice"].startswith("TINY-CHOICE:")
+    assert after["tiny-choice"].startswith("TINY-CHOICE (edited):")
+
+
+def test_a_damaged_or_foreign_cache_is_ignored(drills_home):
+    drills_home.mkdir(parents=True)
+    fresh = discover(cache=False).questions
+    cache = drills_home / "cache" / "packs.json"
+    cache.parent.mkdir()
+    for text in ("{not json", json.dumps({"version": "0/0", "entries": {}}),
+                 json.dumps({"version": "x", "entries": {"k": {"meta": {"@": "Nope"}}}})):
+        cache.write_text(text)
+        assert discover().questions == fresh
+    data = json.loads(cache.read_text())  # rewritten by the last run: now a good cache
+    key = next(iter(data["entries"]))
+    data["entries"][key]["questions"] = {"@": "Popen", "args": ["sh"]}  # tampered
+    cache.write_text(json.dumps(data))
+    assert discover().questions == fresh
+
+
+def test_a_cache_hit_reads_no_yaml(drills_home):
+    drills_home.mkdir(parents=True)
+    discover()
+    code = "import sys; from drills.packs import discover; discover(); print('yaml' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(ROOT),
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_cache_that_cannot_be_written_leaves_nothing_behind(drills_home, monkeypatch):
+    import errno
+
+    drills_home.mkdir(parents=True)
+    real = Path.write_text
+
+    def full_disk(self, text, *args, **kwargs):
+        real(self, text[:100], *args, **kwargs)  # part written, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    assert discover().questions  # the quiz goes on without a cache
+    assert list((drills_home / "cache").iterdir()) == []  # the partial file is gone
