@@ -76,7 +76,7 @@ STARTER = """\
 # pager = "less -R"
 
 [review]
-# daily_limit = 20       # new items a day
+# daily_limit = 20       # new items a day (unset: no limit)
 """
 
 

@@ -37,7 +37,7 @@ SHORT_HELP: dict[str, str] = {
     "config": "Show the settings in force; config path, config init.",
     "docs": "Read the documentation in the terminal.",
     "generate": "Print a worksheet with an answer key.",
-    "history": "Export your answer history.",
+    "history": "List, show and export your past sessions.",
     "mock": "A timed mock interview with a report card.",
     "packs": "List, validate, lint and create question packs.",
     "practice": "Practise questions with feedback (the default).",

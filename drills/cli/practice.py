@@ -147,6 +147,20 @@ def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed:
     return code
 
 
+def _interval_hint(store: Any) -> Any:
+    """For a review: what each self-grade would schedule next (fsrs, nothing committed)."""
+    def hint(question: Question) -> str | None:
+        from drills.store import StoreError
+        from drills.store.review import format_intervals, preview_intervals, question_key
+
+        try:
+            return format_intervals(preview_intervals(store, question_key(question)))
+        except (StoreError, ValueError):
+            return None
+
+    return hint
+
+
 def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, options: dict[str, Any],
                  transcript: str | None = None, per_question: float | None = None,
                  minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
@@ -173,7 +187,8 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
             session_id = store.start_session(store_mode or mode, seed, options)
             recorder = Recorder(store, session_id, out, signals, transcript)
             try:
-                run(session, recorder, interactive=interactive)
+                run(session, recorder, interactive=interactive,
+                    grade_hint=_interval_hint(store) if store_mode == "review" else None)
             except Signalled as sig:
                 code = 128 + sig.signum
             except BrokenPipeError:  # `drills practice | head`: the reader left; end quietly

@@ -138,7 +138,7 @@ class Recorder:
                           record.expected or None, record.expected_value,
                           tuple(record.misconceptions), float(record.seconds),
                           generator=q.generator, params=line.get("params"),
-                          self_grade=record.self_grade)
+                          self_grade=record.self_grade, difficulty=q.difficulty)
         for last in (False, True):
             try:
                 self.store.record_attempt(self.session_id, attempt)

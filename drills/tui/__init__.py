@@ -14,7 +14,16 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
-from drills.session import RECORD_EVENTS, Event, Finished, QuestionShown, Record, Session, Summary
+from drills.session import (
+    RECORD_EVENTS,
+    Event,
+    Finished,
+    QuestionShown,
+    Record,
+    Revealed,
+    Session,
+    Summary,
+)
 from drills.tui.render import Style, display_width, render
 
 OnRecord = Callable[[Record], None]
@@ -49,6 +58,8 @@ class Output:
         self.on_record = on_record
         self.echo = echo or _print
         self.pager: Callable[[str], bool] | None = None  # on a terminal: page what is too tall
+        # review: the next interval for each self-grade ("again 10m · hard 1d ..."), or None
+        self.grade_hint: Callable[[Any], str | None] | None = None
         self.summary: Summary | None = None
         self.failure: SaveFailed | None = None
         self._held: list[Event] = []
@@ -98,6 +109,10 @@ class Output:
                 text = "\n" + text
             if isinstance(ev, Finished):
                 text = "\n" + text
+            if isinstance(ev, Revealed) and self.grade_hint is not None:
+                hint = self.grade_hint(ev.question)
+                if hint:
+                    text += "\n" + self.style.paint(self.style.wrap(f"Next review: {hint}"), "dim")
             if text and not (self.pager is not None and self.pager(text)):
                 self.echo(text)
             if isinstance(ev, QuestionShown) and self._first:
@@ -145,7 +160,8 @@ def is_terminal(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> 
 
 
 def run(session: Session, on_record: OnRecord | None = None, *,
-        interactive: bool | None = None) -> Summary:
+        interactive: bool | None = None,
+        grade_hint: Callable[[Any], str | None] | None = None) -> Summary:
     """Run ``session`` to its summary in the right front end for this terminal."""
     from drills.tui.render import use_color
 
@@ -154,6 +170,7 @@ def run(session: Session, on_record: OnRecord | None = None, *,
     width = display_width()
     out = Output(Style(use_color(sys.stdout), width, CONCEPT_END if interactive else PLAIN_END),
                  on_record)
+    out.grade_hint = grade_hint
     try:
         if interactive:
             from drills.tui.pager import make_pager, terminal_rows
