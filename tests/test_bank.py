@@ -660,6 +660,72 @@ def _extra_values() -> dict[str, float]:
     }
 
 
+# The explanation of a question the engine solves says only what the engine's worked
+# steps do not (why, the usual slip, a comparison); every number it states is listed
+# here with its own formula, and must be in that question's explanation, to the
+# precision printed.
+def _stated_values() -> dict[str, dict[str, float]]:
+    ex, li = "exponential", "linear"
+    j = W_JUDGED
+    return {
+        "binary-ndcg-at-3": {"0.6309": weight(2), "0.5": weight(3)},
+        "binary-precision-at-3": {"0.6934": ndcg([0, 1, 1], [1, 1, 0, 0], 3)},
+        "binary-worked-example-binarized": {"0.7592": ndcg(W_REL, j, 4)},
+        "binary-graded-order-inside-relevant": {"0.7967": ndcg([1, 3, 0, 0], [3, 1, 0, 0], 4, li)},
+        "conv-sklearn-default-linear": {"0.8675": ndcg(W_REL, j, 4, li), "0.7592": ndcg(W_REL, j, 4)},
+        "conv-ln-ndcg": {"0.6931": math.log(2), "10.2878": dcg(W_REL, 4, ex, "ln"),
+                         "13.5509": idcg(j, 4, ex, "ln"), "0.7592": ndcg(W_REL, j, 4, ex, "ln")},
+        "gain-ratio-4-vs-3": {"2.14": 15 / 7, "2.3": 7 / 3, "2.33": 7 / 3, "2.333": 7 / 3,
+                              "2.143": 15 / 7, "2.067": 31 / 15},
+        "gain-ratio-3-vs-2": {"2.33": 7 / 3, "1.5": gain(3, li) / gain(2, li)},
+        "discount-weight-rank-4": {"2.3219": math.log2(5), "0.5": weight(3), "0.6309": weight(2),
+                                   "0.25": weight(4, "reciprocal")},
+        "gain-contribution-grade3-rank4": {"2.3219": math.log2(5), "1.2920": gain(3, li) * weight(4)},
+        "worked-example-dcg": {"4.1309": dcg(W_REL, 4, li)},
+        "worked-example-idcg": {"7.1309": dcg(W_REL, 4)},  # the model's own order as the ideal
+        "worked-example-ndcg": {"0.2129": delta(W_REL, j, 4, ex, 1, 3),
+                                "0.9721": ndcg(swapped(W_REL, 1, 3), j, 4), "0.8675": ndcg(W_REL, j, 4, li)},
+        "worked-example-ndcg-linear": {"0.7592": ndcg(W_REL, j, 4), "1.5": 3 / 2},
+        "worked-example-ndcg-at-2": {"9.3928": idcg(j, 4), "0.3866": dcg(W_REL, 2) / idcg(j, 4),
+                                     "0.7592": ndcg(W_REL, j, 4)},
+        "hand-unretrieved-judged": {"3.6309": idcg([0, 2, 1], 3), "0.6590": ndcg([0, 2, 1], None, 3)},
+        "hand-k-beyond-list": {"0.6885": ndcg([1, 0, 2], None, 5)},
+        "hand-scores-to-ndcg": {"0.6610": ndcg([0, 3, 1, 2], j, 4)},  # grades in listing order
+        "lambda-swap-1-3": {"0.7592": ndcg(W_REL, j, 4), "0.9721": ndcg(swapped(W_REL, 1, 3), j, 4)},
+        "lambda-swap-1-2": {"0.3691": weight(1) - weight(2)},
+        "lambda-swap-3-4": {"0.0693": weight(3) - weight(4)},
+        "lambda-swap-2-4": {"0.6309": weight(2), "0.4307": weight(4)},
+        "lambda-swap-across-cutoff": {"0.4083": ndcg(W_REL, j, 2), "0.8581": ndcg(swapped(W_REL, 1, 3), j, 2),
+                                      "0.2129": delta(W_REL, j, 4, ex, 1, 3)},
+        "mrr-single-rank2-ndcg": {"0.5": rr([0, 1], None)},
+        "mrr-single-rank2-rr": {"0.6309": ndcg([0, 1, 0, 0, 0], None, 5)},
+        "mrr-single-rank5-ndcg": {"0.2": rr([0] * 4 + [1], None), "0.2891": ndcg([0] * 9 + [1], None, 10),
+                                  "0.1": rr([0] * 9 + [1], None)},
+        "mrr-disagree-b-ndcg": {"0.4693": ndcg([1, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0, 0, 0], 5),
+                                "0.5": rr([0, 1, 1, 1, 0], None),
+                                "0.7328": ndcg([0, 1, 1, 1, 0], [1, 1, 1, 0, 0, 0, 0, 0], 5)},
+        "norm-idcg-at-2": {"9.3928": idcg(j, 4), "0.3866": dcg(W_REL, 2) / idcg(j, 4),
+                           "0.4083": ndcg(W_REL, j, 2)},
+        "norm-judged-pool-linear": {"1.0": ndcg([2, 1], None, 4, li)},  # ideal from the retrieved
+        "norm-query-b-ndcg": {"11.7920": dcg([3, 0, 3, 2], 4)},
+        "norm-almost-perfect": {"0.4307": idcg([3, 3, 2, 1, 0], 4) - dcg([3, 3, 2, 0], 4)},
+    }
+
+
+SOLVED = [(s, q) for s, q in QUESTIONS if q["kind"] == "numeric" and "problem" in q]
+
+
+@pytest.mark.parametrize("item", SOLVED, ids=_qid)
+def test_every_number_an_explanation_adds_is_stated_and_true(item):
+    _, q = item
+    stated = _stated_values().get(q["id"], {})
+    prose = "\n".join(ln for ln in q["explanation"].splitlines() if not ln.strip().startswith("Answer:"))
+    printed = re.findall(r"(?<![\w.])(\d+\.\d+)(?![\w]|\.\d)", prose)
+    assert set(printed) == set(stated), "list each number with its formula in _stated_values"
+    for text, value in stated.items():
+        assert _agrees(text, value), (text, value)
+
+
 # Numbers that are illustrative, not computed (a quoted scenario), per question.
 ILLUSTRATIVE = {"conv-cross-library-mismatch": {"0.82", "0.77"}}
 
