@@ -190,3 +190,95 @@ def test_built_in_bank_warns_only_about_answers_with_no_problem():
     assert sorted(w.split(": ")[2] for w in warnings) == [
         "conv-ln-dcg", "conv-sklearn-ties", "gain-vs-position-crossover"]
     assert all(": can diagnose nothing: an `answer:` without `problem:`" in w for w in warnings), warnings
+
+
+RESTATING_PACK = """\
+pack:
+  name: lint-prose
+  version: "1.0.0"
+questions:
+  - id: prose-sums
+    topic: hand-computation
+    kind: numeric
+    prompt: "Ranked [2, 1, 3, 0], judged [3, 2, 1, 0], gain 2^rel - 1: NDCG@4?"
+    problem: {relevance: [2, 1, 3, 0], judged: [3, 2, 1, 0], k: 4}
+    metric: ndcg
+    explanation: |
+      DCG@4  = 3/1 + 1/log2(3) + 7/2 + 0 = 13/2 + 1/log2(3) = 7.1309
+      IDCG@4 = 7/1 + 3/log2(3) + 1/2 + 0 = 15/2 + 3/log2(3) = 9.3928
+      NDCG@4 = 7.1309 / 9.3928
+      Answer: NDCG@4 = 0.7592
+  - id: prose-insight
+    topic: hand-computation
+    kind: numeric
+    prompt: "Ranked [2, 1, 3, 0], judged [3, 2, 1, 0], gain 2^rel - 1: NDCG@4?"
+    problem: {relevance: [2, 1, 3, 0], judged: [3, 2, 1, 0], k: 4}
+    metric: ndcg
+    explanation: |
+      The grade-3 document sits at rank 3, where it keeps half its gain. Under linear
+      gain NDCG@4 is 0.8675; the uncut IDCG@4 = 9.3928 is the usual slip at k = 2.
+      NDCG@4 = 0.7592 either way the log base is taken.
+      Answer: NDCG@4 = 0.7592
+  - id: prose-delta
+    topic: lambdarank
+    kind: numeric
+    prompt: "Ranked [2, 1, 3, 0], judged [3, 2, 1, 0], gain 2^rel - 1: |dNDCG@4| for ranks 1 and 3?"
+    problem: {relevance: [2, 1, 3, 0], judged: [3, 2, 1, 0], k: 4, swap: [1, 3]}
+    metric: delta_ndcg
+    explanation: |
+      Only the two swapped terms change:
+      |dNDCG@4| = |7 - 3| * |1 - 1/2| / IDCG@4
+  - id: prose-fixed
+    topic: hand-computation
+    kind: numeric
+    prompt: "What is 13/2 + 1/log2(3)?"
+    answer: "13/2 + 1/log2(3)"
+    explanation: "DCG@4 = 3/1 + 1/log2(3) + 7/2 = 7.1309 (no problem: drills prints no table)"
+"""
+
+
+def test_an_explanation_that_restates_the_worked_solution_is_a_warning(tmp_path):
+    path = tmp_path / "prose.yaml"
+    path.write_text(RESTATING_PACK, encoding="utf-8")
+    result = lint(str(path), "--seeds", "1")
+    assert result.exit_code == 0, result.stdout
+    restated = [line for line in result.stdout.splitlines() if "restates" in line]
+    assert restated == [
+        f"warning: {path}:5: prose-sums: the explanation restates the worked solution drills prints "
+        "('DCG@4  = 3/1 + 1/log2(3) + 7/2 + 0 = 13/2 + 1/log2(3) = 7...' and 2 more lines); keep only "
+        "what the worked steps do not say (why, the usual slip, a comparison)",
+        f"warning: {path}:27: prose-delta: the explanation restates the worked solution drills prints "
+        "('|dNDCG@4| = |7 - 3| * |1 - 1/2| / IDCG@4'); keep only what the worked steps do not say "
+        "(why, the usual slip, a comparison)",
+    ]
+    # prose-insight: equations inside a sentence, a bare value and the Answer: line are not sums;
+    # prose-fixed: without a problem drills prints no worked solution, so its sums are the only ones
+    assert "prose-insight" not in result.stdout and "prose-fixed: the explanation" not in result.stdout
+    assert "0 errors, 3 warnings" in result.stdout  # prose-fixed can diagnose nothing
+
+
+@pytest.mark.parametrize("line,restates", [
+    ("DCG@4  = 3/1 + 1/log2(3) + 7/2 + 0 = 13/2 + 1/log2(3) = 7.1309", True),
+    ("IDCG@4 = 7/1 + 3/log2(3) + 1/2 + 0", True),
+    ("NDCG@4 = 7.1309 / 9.3928", True),
+    ("NDCG@1 = 3/7 (no logarithms: rank 1 is undiscounted).", True),
+    ("IDCG@1 = gain of the best judged document = 2^3 - 1 = 7.", True),
+    ("DCG = 1/log2(3)", True),
+    ("NDCG(A) = 1.5616 / 2.1309", True),
+    ("|dNDCG| = |3 - 1| * |1 - 1/log2(3)| / IDCG@4", True),
+    ("|delta NDCG@2| = 4 / 8.8928", True),
+    ("NDCG@4 = 0.7592", False),  # a value, not sums
+    ("Answer: NDCG@4 = 7.1309 / 9.3928", False),  # the line the quiz drops
+    ("The swap lifts NDCG@2 from 0.4083 to 0.8581.", False),
+    ("DCG@4 and IDCG@4 are both divided by ln(2) = 0.6931.", False),
+    ("NDCG@4 = 0.7592 for a grade-3 document buried at rank 3, whatever the log base.", False),
+])
+def test_which_explanation_lines_restate_the_sums(line, restates):
+    from drills.core.lintslips import restated_steps
+
+    q = Question(id="q", topic="hand-computation", kind="numeric", prompt="NDCG@4 of [2, 1, 3, 0]",
+                 problem=Problem((2, 1, 3, 0), k=4), metric="ndcg", explanation=f"Why.\n{line}\n")
+    assert bool(restated_steps(q)) is restates
+    fixed = Question(id="f", topic="hand-computation", kind="numeric", prompt="?", answer="1",
+                     explanation=line)
+    assert restated_steps(fixed) == []

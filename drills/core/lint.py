@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from drills.core.generators.common import MIN_VARIANTS
-from drills.core.lintslips import prompt_errors, slip_warnings
+from drills.core.lintslips import prompt_errors, restated_steps, slip_warnings
 from drills.core.metrics import QUANTITIES
 from drills.core.safetext import shorten
 
@@ -110,7 +110,7 @@ class _Linter:
                 report.items += 1
                 errors, _ = self.check_item(q, generated=False)
                 report.errors += [f"{where}: {e}" for e in errors]
-                report.warnings += [f"{where}: {w}" for w in slip_warnings(q)]
+                report.warnings += [f"{where}: {w}" for w in slip_warnings(q) + restated_steps(q)]
                 continue
             failures: dict[str, list[int]] = {}
             few: list[int] = []

@@ -4,7 +4,8 @@ Used by ``drills packs lint`` (drills.core.lint): a prompt whose @k or metric di
 with its ``problem:``, an ``answer:`` that is not the engine's value of the problem it
 carries, a numeric question that can diagnose nothing, and an explicit tolerance wide
 enough to accept a slip's value (drills narrows such an interval; the pack should not
-need it). Pure: no terminal, no files, no sympy.
+need it), and an explanation that restates the worked solution drills prints itself.
+Pure: no terminal, no files, no sympy.
 """
 
 from __future__ import annotations
@@ -109,4 +110,33 @@ def metric_of(q: Question) -> float:
     from drills.core.reference import reference
 
     return float(reference(q).value)
+
+
+# An explanation line that restates the engine's worked solution: an equation that opens
+# with DCG, IDCG, NDCG (@k, (A)) or |dNDCG| and goes on with arithmetic (`DCG@4 = 3/1 +
+# 1/log2(3) + 7/2`, `NDCG@4 = 7.1309 / 9.3928`). A bare `NDCG@4 = 0.7592` is a value, not sums.
+_RESTATED = re.compile(r"\s*(?:\|\s*d(?:elta\s*)?NDCG(?:@\d+)?\s*\||I?DCG(?:@\d+)?|NDCG(?:@\d+)?)"
+                       r"(?:\s*\((?:A|B)\))?\s*=(?P<rest>.*)")
+_ARITHMETIC = re.compile(r"[\d)|]\s*[-+*/^=]|\b(?:log2?|ln)\(")  # an operator after an operand
+
+
+def restated_steps(q: Question) -> list[str]:
+    """A numeric question the engine solves whose explanation repeats the engine's sums.
+
+    drills prints the DCG and IDCG tables and the division itself (``:steps``, after a
+    miss, worksheets); the explanation is for what they do not say. The ``Answer:`` line
+    the quiz drops is not looked at.
+    """
+    if q.kind != "numeric" or q.problem is None or not q.metric:
+        return []
+    lines = [line.strip() for line in q.prose.splitlines()]
+    found = [line for line in lines
+             if (m := _RESTATED.match(line)) and re.search(r"\d", m["rest"]) and _ARITHMETIC.search(m["rest"])]
+    if not found:
+        return []
+    from drills.core.safetext import shorten
+
+    more = f" and {len(found) - 1} more line{'s' if len(found) > 2 else ''}" if len(found) > 1 else ""
+    return [f"the explanation restates the worked solution drills prints ({shorten(found[0], 60)!r}{more}); "
+            "keep only what the worked steps do not say (why, the usual slip, a comparison)"]
 
