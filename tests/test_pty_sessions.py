@@ -111,15 +111,37 @@ def test_a_config_count_gives_a_three_question_session(drills_home):
     assert t.close() == 0
 
 
-def test_the_first_run_welcomes_and_starts_with_easy_questions(drills_home):
-    t = practice(drills_home, "--count", "6")
-    t.expect("Welcome to drills")
-    t.expect("Question 1/6")
-    t.expect("answer>")
-    assert " · easy" in t.seen.split("Question 1/6")[1].splitlines()[0]
-    t.send("\x04")
-    t.expect("Session over.")
-    assert t.close() == 0
+MIXED = """\
+pack:
+  name: mixed-test
+  version: "1.0.0"
+  description: Two hard questions and one easy one.
+questions:
+""" + "".join(f"""  - id: mixed-{n}
+    topic: mixed
+    kind: choice
+    difficulty: {level}
+    prompt: "MIXED-{n} ({level}): which gain gives a grade-0 document gain 0?"
+    options:
+      - text: "2^rel"
+      - text: "2^rel - 1"
+        correct: true
+""" for n, level in (("a", "hard"), ("b", "hard"), ("c", "easy")))
+
+
+def test_the_first_run_welcomes_and_starts_with_easy_questions(drills_home, tmp_path):
+    pack = tmp_path / "mixed.yaml"
+    pack.write_text(MIXED, encoding="utf-8")
+    for _ in range(3):  # whatever seed is drawn, the easy question comes first
+        home = tmp_path / f"home{_}"
+        t = Term(["practice", "--count", "3", "--pack", str(pack)], home, {"PAGER": "cat"})
+        t.expect("Welcome to drills")
+        t.expect("Question 1/3")
+        t.expect("answer>")
+        assert "MIXED-c (easy)" in t.seen.split("Question 1/3")[1]
+        t.send("\x04")
+        t.expect("Session over.")
+        assert t.close() == 0
 
 
 assert pexpect is not None

@@ -21,7 +21,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 
 from drills.session import Session, Summary
-from drills.tui import CONCEPT_END, OnRecord, Output, settle, warm_up
+from drills.tui import CONCEPT_END, OnRecord, Output, Signalled, settle, warm_up
 from drills.tui.capped import CappedParser, Overflow
 from drills.tui.keys import AnswersOnly, CommandCompleter, keys_hint, progress_bar
 from drills.tui.render import Style, clock_text, display_width, use_color
@@ -97,6 +97,7 @@ class Interactive:
         self.session = session
         self.out = out
         self.first = True
+        self.signalled: int | None = None
         self.overflow = Overflow(session.input_limit)
         keys = KeyBindings()
         concept = Condition(lambda: self._concept_answer())
@@ -210,11 +211,61 @@ class Interactive:
         if not app.is_done:
             app.exit(exception=_TimeUp(app.current_buffer.text))
 
+    def _on_signal(self, signum: int) -> None:
+        """SIGTERM/SIGHUP inside the event loop: leave the prompt as :quit would.
+
+        A Python-level handler that raises would be swallowed by asyncio's exception
+        handler (prompt_toolkit then waits for Enter), so the loop's own handler asks the
+        prompt to exit with Signalled; between prompts it is noted and raised at the top.
+        """
+        if self.signalled is not None:
+            return
+        self.signalled = signum
+        app = self.prompt.app
+        if app.is_running and not app.is_done:
+            app.exit(exception=Signalled(signum))
+
+    def _watch_signals(self) -> dict[int, Any]:
+        import signal
+
+        loop = asyncio.get_running_loop()
+        previous: dict[int, Any] = {}
+        for name in ("SIGTERM", "SIGHUP"):
+            num = getattr(signal, name, None)
+            if num is None:
+                continue
+            try:
+                previous[num] = signal.getsignal(num)
+                loop.add_signal_handler(num, self._on_signal, num)
+            except (NotImplementedError, RuntimeError, ValueError):
+                previous.pop(num, None)
+        return previous
+
+    def _unwatch_signals(self, previous: dict[int, Any]) -> None:
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for num, old in previous.items():
+            try:
+                loop.remove_signal_handler(num)
+                signal.signal(num, old if old is not None else signal.SIG_DFL)
+            except (RuntimeError, ValueError):
+                pass
+
     async def main(self) -> Summary:
+        previous = self._watch_signals()
+        try:
+            return await self._main()
+        finally:
+            self._unwatch_signals(previous)
+
+    async def _main(self) -> Summary:
         s = self.session
         if not s.started:
             self.out.emit(s.start())
         while not s.finished:
+            if self.signalled is not None:
+                raise Signalled(self.signalled)
             try:
                 text = await self._ask()
                 dropped, self.overflow.dropped = self.overflow.dropped, 0
@@ -269,8 +320,12 @@ def run_interactive(session: Session, on_record: OnRecord | None = None, *, out:
 
         output = create_output(stdout=ungated(sys.stdout))
     runner = Interactive(session, out, input=input, output=output, history=history)
+    from prompt_toolkit.application import create_app_session
+
     try:
-        return asyncio.run(runner.main())
+        # prompt_toolkit's own messages (an unhandled error) draw past the gate, like its UI
+        with create_app_session(input=runner.prompt.input, output=runner.prompt.output):
+            return asyncio.run(runner.main())
     except KeyboardInterrupt:  # Ctrl-C while grading, outside the prompt: end cleanly
         if not session.finished:
             out.emit(session.quit())
