@@ -78,3 +78,21 @@ def test_resume_after_a_piped_session_stopped_early(tmp_path):
     again = CliRunner().invoke(cli, ["practice", "--resume"], input=":skip\n:skip\n")
     assert "at question 2 of 3" in again.stdout and "Question 3/3" in again.stdout
     assert "Question 1/3" not in again.stdout
+
+
+def test_generate_generator_keeps_only_that_generators_questions():
+    import json as _json
+
+    result = run("generate", "--generator", "swap-delta", "--count", "4", "--seed", "2", "--json")
+    items = _json.loads(result.stdout)
+    assert len(items) == 4 and {item["generator"] for item in items} == {"swap-delta"}
+    bad = run("generate", "--generator", "nope")
+    assert bad.exit_code == 2 and "unknown generator 'nope'" in bad.stderr
+
+
+def test_solve_verdict_in_colour_only_when_asked():
+    coloured = run("--color", "always", "solve", "2,1,3,0", "--answer", "0.76").stdout
+    assert coloured.startswith("\x1b[32;1mCorrect") or coloured.startswith("\x1b[1;32mCorrect")
+    wrong = run("--color", "always", "solve", "2,1,3,0", "--answer", "0.5").stdout
+    assert wrong.startswith("\x1b[31;1mWrong")
+    assert "\x1b[" not in run("solve", "2,1,3,0", "--answer", "0.76").stdout

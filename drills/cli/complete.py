@@ -40,6 +40,12 @@ def complete_packs(ctx: click.Context, param: click.Parameter, incomplete: str) 
     return items
 
 
+def complete_generators(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    from drills.core.generators import REGISTRY
+
+    return sorted(name for name in REGISTRY if name.startswith(incomplete))
+
+
 def complete_difficulty(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     from drills.core.questions import DIFFICULTIES
 
@@ -56,7 +62,7 @@ def completion(shell: str) -> None:
       bash: drills completion bash > ~/.local/share/bash-completion/completions/drills
       zsh:  drills completion zsh > "${fpath[1]}/_drills"
       fish: drills completion fish > ~/.config/fish/completions/drills.fish
-    Commands, options, topics, pack names and difficulties complete.
+    Commands, options, topics, pack names, generators and difficulties complete.
     """
     from click.shell_completion import get_completion_class
 

@@ -11,7 +11,12 @@ import click
 
 from drills.cli.catalog import check_topics, load_questions
 from drills.cli.common import check_count, check_difficulty, check_seed, fail, pick_seed
-from drills.cli.complete import complete_difficulty, complete_packs, complete_topics
+from drills.cli.complete import (
+    complete_difficulty,
+    complete_generators,
+    complete_packs,
+    complete_topics,
+)
 from drills.core.safetext import json_text
 
 
@@ -26,10 +31,13 @@ from drills.core.safetext import json_text
 @click.option("--pack", "packs", multiple=True, metavar="P", shell_complete=complete_packs,
               help="Use only pack P: a pack name (see `drills packs list`) or a pack file or "
                    "folder (repeatable). Default: every pack.")
+@click.option("--generator", "generators", multiple=True, metavar="NAME", shell_complete=complete_generators,
+              help="Only the questions this generator makes, e.g. swap-delta (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of items with answers.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print Markdown instead of plain text.")
 def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: str | None,
-             packs: tuple[str, ...], as_json: bool, as_markdown: bool) -> None:
+             packs: tuple[str, ...], generators: tuple[str, ...], as_json: bool,
+             as_markdown: bool) -> None:
     """Print a worksheet of questions with an answer key and worked solutions.
 
     \b
@@ -53,6 +61,15 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     check_seed(seed)
     check_difficulty(difficulty)
     questions = load_questions(packs)
+    if generators:
+        from drills.core.generators import REGISTRY
+
+        unknown = [g for g in generators if g not in REGISTRY]
+        if unknown:
+            fail(f"unknown generator {unknown[0]!r} (generators: {', '.join(sorted(REGISTRY))})")
+        questions = [q for q in questions if q.generator in generators]
+        if not questions:
+            fail(f"no question in these packs uses {', '.join(generators)}", 1)
     check_topics(topics, questions)
     if seed is None:
         seed = pick_seed(None)

@@ -87,14 +87,19 @@ def solve(relevance: tuple[str, ...], k: int | None, judged: str | None, gain: s
         click.echo(json.dumps(data, indent=2))
     else:
         from drills.core.explain import NARROW_BELOW, Layout, worked_solution
+        from drills.display import use_color
         from drills.tui.render import Style
 
         width = _width()
-        style = Style(width=width)
+        style = Style(color=use_color(sys.stdout), width=width)
         if outcome is not None:
             from drills.core.checking import explain
 
-            click.echo(style.wrap(explain(outcome, steps=False)))
+            head, _, rest = explain(outcome, steps=False).partition("\n")
+            colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
+            click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
+            if rest:
+                click.echo(style.wrap(rest))
             click.echo("")
         rows = 10**6 if all_rows else max(8, (_screen_rows() - 16) // 2)
         layout = Layout(narrow=width < NARROW_BELOW, max_rows=rows,
