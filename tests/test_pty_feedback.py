@@ -95,3 +95,12 @@ def test_ctrl_c_clears_typed_text_and_the_question_stays(drills_home):
     t.expect("Session over.")
     assert t.close() == 0
     assert "Skipped" not in t.seen and "Answered 0 of 2" in t.seen
+
+
+def test_output_taller_than_the_terminal_goes_through_the_pager(drills_home):
+    """stats and a worksheet on a 12-line terminal: $PAGER gets them; piped, nobody does."""
+    pager = {"PAGER": "sh -c 'cat > /dev/null; echo PAGED-BY-PAGER'"}
+    for args in (["generate", "--seed", "1", "--count", "5"], ["docs", "quiz"]):
+        t = Term(args, drills_home, pager, dimensions=(12, 80))
+        t.expect("PAGED-BY-PAGER")
+        assert t.close() == 0

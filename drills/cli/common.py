@@ -154,3 +154,13 @@ def silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def echo_paged(text: str, color: bool | None = None) -> None:
+    """Print ``text``; on a terminal, through the pager when it is taller than the screen."""
+    if sys.stdout.isatty():
+        from drills.tui.pager import make_pager, terminal_rows
+
+        if make_pager(terminal_rows)(text):
+            return
+    click.echo(text, color=color)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from drills.cli.catalog import check_topics, load_questions
-from drills.cli.common import check_count, check_difficulty, check_seed, fail, pick_seed
+from drills.cli.common import check_count, check_difficulty, check_seed, echo_paged, fail, pick_seed
 from drills.cli.complete import (
     complete_difficulty,
     complete_generators,
@@ -88,11 +88,11 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
         from drills.worksheet import markdown_sheet, text_sheet
 
         if as_markdown:
-            click.echo(markdown_sheet(items, seed), nl=False)
+            echo_paged(markdown_sheet(items, seed).rstrip("\n"))
         else:  # a terminal narrower than the sheet gets its own width; a file always 78
             import sys
 
             from drills.tui.render import display_width
 
             width = min(display_width(), 78) if sys.stdout.isatty() else 78
-            click.echo(text_sheet(items, seed, width), nl=False)
+            echo_paged(text_sheet(items, seed, width).rstrip("\n"))

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from drills.cli.common import history_store
+from drills.cli.common import echo_paged, history_store
 from drills.core.safetext import json_text, visible
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -194,4 +194,4 @@ def stats(as_json: bool) -> None:
     from drills.display import use_color
 
     color = use_color(sys.stdout)  # click.echo would strip the codes off a pipe unless told
-    click.echo(render(data, unicode=_unicode_ok(), now=now, paint=painter(color)), color=color)
+    echo_paged(render(data, unicode=_unicode_ok(), now=now, paint=painter(color)), color=color)
