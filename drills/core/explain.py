@@ -228,16 +228,6 @@ def value_line(problem: Problem, metric: str) -> str:
     """The right value of ``metric`` in one line, for a diagnosis's "right step"."""
     if metric in QUANTITIES:
         return quantity_steps(problem, metric)
-    if metric == "ndcg_difference":
-        a = solve(problem)
-        b = solve(replace(problem, relevance=problem.versus or (), versus=None))
-        diff = metric_value(problem, metric)
-        return (f"Ranking A: {worked_solution(a)}\n\n"
-                f"Ranking B [{', '.join(map(str, b.problem.relevance))}]: same documents, same "
-                f"{a.label('IDCG')}; {b.label('DCG')} = {with_value(b.dcg.text, num(b.dcg, 10))}\n"
-                f"{a.label('NDCG')}(A) - {a.label('NDCG')}(B) = (DCG(A) - DCG(B)) / IDCG"
-                f" = ({num(a.dcg, 10)} - {num(b.dcg, 10)}) / {num(a.idcg, 10)}\n"
-                f"        = {diff.text}\n        = {num(diff, 12)}").rstrip(".")
     value = metric_value(problem, metric)
     shown = with_value(value.text, num(value, 6))
     if metric in ("dcg", "idcg", "ndcg"):
