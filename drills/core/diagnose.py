@@ -197,7 +197,7 @@ def diagnose_case(case: Case, learner: float, tolerance: Tolerance,
         f"{v.misconception.describe(metric)} "
         f"{'That value is' if v.misconception.id.startswith('answered_') else 'That formula gives'} "
         f"{decimal_text(v.value.decimal(), 6)}. "
-        f"Right step: {right_step(problem, v.misconception, metric)}."
+        f"Right step: {right_step(problem, v.misconception, metric).rstrip('.')}."
         for _, v in hits
     )
     return Diagnosis(matches, explanations)
