@@ -17,6 +17,7 @@ from typing import Any
 
 from drills.core.keypoints import covered, significant_words  # noqa: F401 - re-exported
 from drills.core.questions import Question
+from drills.core.reveal import answer_for, concept_text
 from drills.events import (  # noqa: F401 - re-exported: the front ends import them from here
     RECORD_EVENTS,
     Event,
@@ -240,7 +241,7 @@ class Session:
         q = pending.question
         rec = self._record(GRADE_VERDICT[name], self._given, expected=(q.model_answer or "").strip(),
                            self_grade=name, seconds=self._answer_seconds,
-                           explanation=_concept_text(q, pending.key_points))
+                           explanation=concept_text(q, pending.key_points))
         return [Graded(rec, False), *self._advance()]
 
     @command("hint", "show the next hint (one at a time)")
@@ -279,7 +280,7 @@ class Session:
             return self.go_on()
         if self._pending is not None:  # a concept answer already typed: keep it, ungraded
             return [Skipped(self._ungraded(), self.deferred), *self._advance()]
-        rec = self._record("skipped", "", **_answer_for(self.items[self.index]))
+        rec = self._record("skipped", "", **answer_for(self.items[self.index]))
         return [Skipped(rec, self.deferred), *self._advance()]
 
     def timeout(self, typed: str = "") -> list[Event]:
@@ -288,7 +289,7 @@ class Session:
             return []
         self._pending = None
         q = self.items[self.index]
-        rec = self._record("timeout", typed.strip(), **_answer_for(q))
+        rec = self._record("timeout", typed.strip(), **answer_for(q))
         rec.seconds = rec.limit if rec.limit is not None else rec.seconds
         if q.kind == "numeric" and typed.strip():  # typed but not sent: what it would have scored
             from drills.core.checking import check
@@ -346,7 +347,7 @@ class Session:
         q = pending.question
         return self._record("skipped", self._given, expected=(q.model_answer or "").strip(),
                             seconds=self._answer_seconds,
-                            explanation=_concept_text(q, pending.key_points))
+                            explanation=concept_text(q, pending.key_points))
 
     def _record(self, verdict: str, given: str, *, seconds: float | None = None, **fields: Any) -> Record:
         q = self.items[self.index]
@@ -381,35 +382,3 @@ class Session:
                        self.score, self.best_streak, dict(counts),
                        {k: (v[0], v[1]) for k, v in topics.items()}, dict(hits), review,
                        tuple(self.records), self.deferred, self.quit_early)
-
-
-def _answer_for(q: Question) -> dict[str, Any]:
-    """Expected answer and explanation for a question nobody answered (skip, timeout)."""
-    if q.kind == "concept":
-        return {"expected": q.model_answer or "", "explanation": _concept_text(q, ())}
-    from drills.core import checking
-
-    if q.kind == "choice":
-        text = checking.correct_answer(q)
-        return {"expected": text, "explanation": "\n".join(
-            x for x in (f"Answer: {text}", q.explanation.strip()) if x)}
-    ref = checking.reference(q)
-    from drills.core.exact import decimal_text, with_value
-
-    lines = [f"Answer: {with_value(ref.text, decimal_text(ref.decimal(), 10))}"]
-    from drills.core.explain import worked_for
-
-    worked = worked_for(q)
-    if worked is not None:
-        lines += ["", worked]
-    if q.prose:
-        lines += ["", q.prose]
-    return {"expected": ref.text, "expected_value": ref.value, "explanation": "\n".join(lines)}
-
-
-def _concept_text(q: Question, points: tuple[tuple[str, bool], ...]) -> str:
-    lines = ["Model answer:", (q.model_answer or "").strip()]
-    marks = points or tuple((p, False) for p in q.key_points)
-    if marks:
-        lines += ["", "Key points:"] + [f"  [{'x' if ok else ' '}] {p}" for p, ok in marks]
-    return "\n".join(lines)

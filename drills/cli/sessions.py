@@ -1,7 +1,7 @@
 """Around a practice session: the first run's welcome, a short plan said at the start,
 resuming an interrupted session, and the retry round of the questions just missed.
 
-The quiz itself stays in ``drills.session`` (pure) and ``drills.cli.practice.run_quiz``;
+The quiz itself stays in ``drills.session`` (pure) and ``drills.cli.quiz.run_quiz``;
 this module decides what to ask and reads the history for it.
 """
 
