@@ -32,6 +32,11 @@ MAX_SEED = 2**63 - 1  # seeds are stored in SQLite INTEGER columns
 MAX_MINUTES = 24 * 60
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``1 question``, ``2 questions``; ``many`` for irregular plurals."""
+    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
+
+
 def check_count(count: int) -> None:
     if count < 1:
         fail(f"--count must be at least 1, got {count}")

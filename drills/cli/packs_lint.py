@@ -60,7 +60,7 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
     for line in report.warnings:
         click.echo(f"warning: {shown(line)}")
     generated = sum(q.kind == "generated" for q in questions)
-    from drills.cli.sessions import plural
+    from drills.cli.common import plural
 
     click.echo(f"{plural(len(report.errors), 'error')}, {plural(len(report.warnings), 'warning')}: "
                f"{plural(len(questions), 'question')} ({generated} generated x "

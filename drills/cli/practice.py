@@ -24,6 +24,7 @@ from drills.cli.common import (
     fail,
     open_store,
     pick_seed,
+    plural,
     tolerance_option,
 )
 from drills.cli.complete import complete_difficulty, complete_packs, complete_topics
@@ -138,7 +139,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
 
 def _resume(transcript: str | None, feedback: str | None) -> int:
     """The last practice session left early, from its first unanswered question."""
-    from drills.cli.sessions import last_unfinished, plural
+    from drills.cli.sessions import last_unfinished
     from drills.core.plan import GenerationError, instantiate, item_rng
 
     store = open_store()

@@ -74,7 +74,8 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
 def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed: int,
                     feedback: str | None, tolerance: Any, interactive: bool) -> int:
     """Say how to resume a session cut short; offer a round of the questions just missed."""
-    from drills.cli.sessions import plural, retry_items
+    from drills.cli.common import plural
+    from drills.cli.sessions import retry_items
 
     summary = session.summary()
     if summary.quit_early:

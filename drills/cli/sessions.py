@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from drills.cli.common import plural
 from drills.core.questions import DIFFICULTIES, Question
 
 WELCOME = (
@@ -28,11 +29,6 @@ def welcome_text() -> str:
     from drills.tui.render import Style, display_width
 
     return Style(width=display_width()).wrap(WELCOME)
-
-
-def plural(n: int, noun: str, many: str | None = None) -> str:
-    """``1 question``, ``2 questions``; ``many`` for irregular plurals."""
-    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
 
 
 def shortfall(asked: int, count: int, topics: Sequence[str], difficulty: str | None) -> str | None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from drills.core.exact import fraction_text
 from drills.core.metrics import MAX_LIST, MAX_RELEVANCE, ProblemError
 
 AP_CONVENTIONS = {
@@ -36,10 +37,6 @@ AP_CONVENTIONS = {
 }
 MAX_QUERIES = 200
 _CTX = decimal.Context(prec=60)
-
-
-def _frac_text(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,7 @@ class _ExactFraction:
 
     @property
     def text(self) -> str:
-        return _frac_text(self.exact)
+        return fraction_text(self.exact)
 
     @property
     def value(self) -> float:
@@ -100,9 +97,9 @@ class BinaryResult(_ExactFraction):
         if self.metric in ("hit", "rr") or self.denominator == 0:
             return f"{self.label} = {self.text}{note}"
         if self.metric == "ap":
-            terms = " + ".join(_frac_text(r.precision) for r in self.rows if r.counts) or "0"
+            terms = " + ".join(fraction_text(r.precision) for r in self.rows if r.counts) or "0"
             return f"{self.label} = ({terms}) / {self.denominator} = {self.text}{note}"
-        top = _frac_text(self.numerator)
+        top = fraction_text(self.numerator)
         return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"
 
 
@@ -200,12 +197,8 @@ def recall_at_k(
 ) -> BinaryResult:
     """Relevant documents in the top k over R (trec_eval recall_k); 0 when R = 0."""
     ranked, total = _prepare(ranking, judged, k, threshold)
-    rows = _rows(ranked, len(ranked) if k is None else k, threshold)
-    hits = _hits(rows)
-    value = Fraction(hits, total) if total else Fraction(0)
-    note = "R = 0: no judged document is relevant, recall is 0" if not total else None
-    return BinaryResult("recall", _label("R", k), value, k, threshold, total, rows,
-                        Fraction(hits), total, note=note)
+    return _over_r("recall", _label("R", k), ranked, len(ranked) if k is None else k, k, threshold,
+                   total)
 
 
 def r_precision(
@@ -213,12 +206,19 @@ def r_precision(
 ) -> BinaryResult:
     """Precision at rank R (trec_eval Rprec); 0 when R = 0."""
     ranked, total = _prepare(ranking, judged, None, threshold)
-    rows = _rows(ranked, total, threshold)
+    return _over_r("r_precision", f"R-precision (P@{total})", ranked, total, None, threshold, total)
+
+
+def _over_r(metric: str, label: str, ranked: tuple[int, ...], depth: int, k: int | None,
+            threshold: int, total: int) -> BinaryResult:
+    """Relevant documents in the top ``depth`` over R (recall, R-precision); 0 when R = 0."""
+    rows = _rows(ranked, depth, threshold)
     hits = _hits(rows)
     value = Fraction(hits, total) if total else Fraction(0)
-    note = "R = 0: no judged document is relevant, R-precision is 0" if not total else None
-    return BinaryResult("r_precision", f"R-precision (P@{total})", value, None, threshold, total,
-                        rows, Fraction(hits), total, note=note)
+    what = "recall" if metric == "recall" else "R-precision"
+    note = f"R = 0: no judged document is relevant, {what} is 0" if not total else None
+    return BinaryResult(metric, label, value, k, threshold, total, rows, Fraction(hits), total,
+                        note=note)
 
 
 def hit_at_k(
@@ -320,7 +320,7 @@ def table(result: BinaryResult) -> list[list[str]]:
     cells = [["rank", "grade", "relevant", "hits", "P@rank", "in AP"]]
     for r in result.rows:
         cells.append([str(r.rank), str(r.grade), "yes" if r.relevant else "no", str(r.hits),
-                      _frac_text(r.precision), "yes" if r.counts else ""])
+                      fraction_text(r.precision), "yes" if r.counts else ""])
     return cells
 
 

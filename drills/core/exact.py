@@ -62,7 +62,8 @@ def perfect_power(m: int) -> tuple[int, int]:
     return m, 1
 
 
-def _frac_text(q: Fraction) -> str:
+def fraction_text(q: Fraction) -> str:
+    """``3`` or ``29/48``."""
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
@@ -85,7 +86,7 @@ class Log:
     @property
     def text(self) -> str:
         r = self.rational
-        return _frac_text(r) if r is not None else f"{self.fn}({self.arg})"
+        return fraction_text(r) if r is not None else f"{self.fn}({self.arg})"
 
     @property
     def symbol(self) -> str:
@@ -180,7 +181,7 @@ class LogSum:
     def text(self) -> str:
         parts: list[tuple[bool, str]] = []  # (negative, magnitude text)
         if self.const != 0 or not self.terms:
-            parts.append((self.const < 0, _frac_text(abs(self.const))))
+            parts.append((self.const < 0, fraction_text(abs(self.const))))
         for (fn, base), coef in self.terms:
             mag = abs(coef)
             den = f"{fn}({base})" if mag.denominator == 1 else f"({mag.denominator}*{fn}({base}))"
@@ -278,7 +279,7 @@ class Quotient:
     def text(self) -> str:
         q = self.rational
         if q is not None:
-            return _frac_text(q)
+            return fraction_text(q)
         if rational_of(self.den) == 1:
             return self.num.text
         wrap = [t if isinstance(x, Log) or rational_of(x) is not None and "/" not in t else f"({t})"

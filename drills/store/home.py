@@ -67,13 +67,7 @@ def prepare(home: Path, name: str, *, create: bool) -> bool:
     if text is not None:
         raise StoreError(f"{text} {_FIX}")
     if not create:
-        try:
-            os.stat(home)
-        except FileNotFoundError:
-            return False
-        except OSError as exc:
-            raise StoreError(f"cannot read {name} {home}: {exc.strerror or exc} {_FIX}") from None
-        return True
+        return exists(home, f"{name} {home}", _FIX)
     try:
         home.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -82,14 +76,16 @@ def prepare(home: Path, name: str, *, create: bool) -> bool:
     return True
 
 
-def exists(path: Path) -> bool:
-    """Whether the database file is there (a read-only command then opens it, else makes nothing)."""
+def exists(path: Path, what: str | None = None, fix: str = "") -> bool:
+    """Whether ``path`` is there (a read-only command then opens it, else makes nothing);
+    any other failure to look is a StoreError naming ``what``."""
     try:
         os.stat(path)
     except FileNotFoundError:
         return False
     except OSError as exc:
-        raise StoreError(f"cannot read the history database {path}: {exc.strerror or exc}") from None
+        what = what or f"the history database {path}"
+        raise StoreError(f"cannot read {what}: {exc.strerror or exc}{' ' + fix if fix else ''}") from None
     return True
 
 

@@ -55,14 +55,10 @@ def display_width() -> int:
 
 
 def elide(text: str, width: int) -> str:
-    """A long exact form cut in the middle (``15/2 + ... + 1/log2(31)``); the full one is in :steps."""
-    if len(text) <= width:
-        return text
-    keep = max(4, (width - 5) // 2)
-    head, tail = text[:keep], text[-keep:]
-    head = head[: head.rfind(" ")] if " " in head else head  # cut between terms, not inside one
-    tail = tail[tail.find(" ") + 1:] if " " in tail else tail
-    return f"{head} ... {tail}"
+    """A long exact form cut between whole terms (``15/2 + ... + 1/log2(31)``); whole in :steps."""
+    from drills.core.explain import Layout
+
+    return Layout(exact_width=width).exact(text)
 
 
 def use_color(stream: IO[Any] | None = None) -> bool:
