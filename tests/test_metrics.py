@@ -18,10 +18,7 @@ from drills.core.metrics import (
     Formula,
     ProblemError,
     delta_ndcg,
-    hit,
     metric_value,
-    precision,
-    reciprocal_rank,
     solve,
 )
 from drills.core.questions import Problem
@@ -75,15 +72,15 @@ def test_single_relevant_ndcg_vs_rr(r, ndcg_value, rr_value):
     grades = tuple(1 if i == r else 0 for i in range(1, 11))
     p = Problem(grades)
     assert solve(p).ndcg.value == pytest.approx(ndcg_value, abs=1e-4)
-    assert reciprocal_rank(p).value == pytest.approx(rr_value)
+    assert metric_value(p, "rr").value == pytest.approx(rr_value)
 
 
 def test_precision_and_hit():
     p = Problem((0, 2, 0, 1), k=2)
-    assert precision(p).text == "1/2"
-    assert hit(p).value == 1
-    assert hit(Problem((0, 0, 1), k=2)).value == 0
-    assert reciprocal_rank(Problem((0, 0, 0))).value == 0
+    assert metric_value(p, "precision").text == "1/2"
+    assert metric_value(p, "hit").value == 1
+    assert metric_value(Problem((0, 0, 1), k=2), "hit").value == 0
+    assert metric_value(Problem((0, 0, 0)), "rr").value == 0
 
 
 def test_log2_of_power_of_two_is_an_integer():
@@ -187,7 +184,7 @@ def test_ndcg_at_1_binary_is_precision_at_1(p):
     binary = tuple(int(r > 0) for r in p.relevance)
     q = Problem(binary, k=1)
     if any(binary):
-        assert metric_value(q, "ndcg").value == precision(q).value == hit(q).value
+        assert metric_value(q, "ndcg").value == metric_value(q, "precision").value == metric_value(q, "hit").value
 
 
 def test_cross_check_against_scikit_learn_1000_cases():

@@ -274,45 +274,19 @@ def delta_ndcg(problem: Problem, formula: Formula = STANDARD) -> Exact:
     return Ratio(diff, before.idcg)
 
 
-def reciprocal_rank(problem: Problem) -> LogSum:
-    """1 / rank of the first relevant (grade > 0) document within k; 0 when none."""
-    check_problem(problem)
-    k = problem.cutoff
-    for rank, rel in enumerate(problem.relevance[:k], start=1):
-        if rel > 0:
-            return LogSum.of(Fraction(1, rank))
-    return LogSum()
-
-
-def precision(problem: Problem) -> LogSum:
-    """Relevant documents in the top k, divided by k (trec_eval's P@k)."""
-    check_problem(problem)
-    k = problem.cutoff
-    hits = sum(1 for rel in problem.relevance[:k] if rel > 0)
-    return LogSum.of(Fraction(hits, k))
-
-
-def hit(problem: Problem) -> LogSum:
-    """1 when any of the top k is relevant, else 0."""
-    check_problem(problem)
-    k = problem.cutoff
-    return LogSum.of(int(any(rel > 0 for rel in problem.relevance[:k])))
-
-
 def metric_value(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exact:
-    """The exact value of ``metric`` (dcg, idcg, ndcg, rr, precision, hit, delta_ndcg, or one
-    of QUANTITIES)."""
+    """The exact value of ``metric``: dcg, idcg, ndcg, delta_ndcg, ndcg_difference, one of
+    QUANTITIES, or a metric of ``drills.core.measures`` (precision, recall, rprec, hit, rr, ap,
+    err, rbp, map, mrr)."""
     if metric in ("dcg", "idcg", "ndcg"):
         sol = solve(problem, formula)
         return {"dcg": sol.dcg, "idcg": sol.idcg, "ndcg": sol.ndcg}[metric]
     if metric == "delta_ndcg":
         return delta_ndcg(problem, formula)
-    if metric == "rr":
-        return reciprocal_rank(problem)
-    if metric == "precision":
-        return precision(problem)
-    if metric == "hit":
-        return hit(problem)
+    from drills.core.measures import MEASURED, measure
+
+    if metric in MEASURED:  # each validates its own input (a pool need not hold non-relevant grades)
+        return LogSum.of(measure(problem, metric).exact)
     from drills.core.quantities import ndcg_difference, quantity
 
     if metric == "ndcg_difference":

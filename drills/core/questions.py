@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 KINDS: tuple[str, ...] = ("numeric", "generated", "choice", "concept")
@@ -26,7 +27,14 @@ GAINS: tuple[str, ...] = ("exponential", "linear")
 # Metrics the exact engine can compute for a Problem.
 METRICS: tuple[str, ...] = ("dcg", "idcg", "ndcg", "rr", "precision", "hit", "delta_ndcg",
                             "gain_ratio", "discount", "contribution", "discount_ratio",
-                            "ndcg_difference")
+                            "ndcg_difference", "ap", "recall", "rprec", "err", "rbp", "map", "mrr")
+# The metrics ``drills solve --metric`` computes for one ranking (issue 12's names).
+SOLVE_METRICS: tuple[str, ...] = ("ndcg", "dcg", "idcg", "ap", "precision", "recall", "rprec",
+                                  "hit", "rr", "err", "rbp")
+# Metrics over several queries: ``Problem.queries`` holds one Problem per query.
+QUERY_METRICS: tuple[str, ...] = ("map", "mrr")
+# AP's denominator conventions (drills.core.binary_metrics.AP_CONVENTIONS says whose each is).
+AP_CONVENTION_NAMES: tuple[str, ...] = ("R", "min_k_R", "retrieved")
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,18 @@ class Problem:
     swap: tuple[int, int] | None = None
     # A second ranking of the same documents, for ``ndcg_difference`` (NDCG - NDCG of versus).
     versus: tuple[int, ...] | None = None
+    # Binary metrics (precision, recall, rprec, hit, rr, ap, map, mrr): relevant iff
+    # grade >= threshold (trec_eval's -l). NDCG, ERR and RBP use the grades themselves.
+    threshold: int = 1
+    # AP's denominator: "R" (trec_eval map), "min_k_R" or "retrieved".
+    convention: str = "R"
+    # RBP's persistence p, 0 < p < 1 (None: 4/5).
+    persistence: Fraction | None = None
+    # ERR's and RBP's top grade g_max (None: the largest grade in the judged pool).
+    max_grade: int | None = None
+    # map / mrr: one Problem per query (its relevance and judged); this problem's own
+    # relevance and judged repeat the first query's, so single-ranking code still works.
+    queries: tuple[Problem, ...] = ()
 
     @property
     def cutoff(self) -> int:
