@@ -184,8 +184,6 @@ def quantity_steps(problem: Problem, metric: str) -> str:
 
 def worked_steps(problem: Problem, metric: str, layout: Layout = WIDE) -> str:
     """The engine's worked steps for any metric it computes."""
-    k = problem.cutoff
-    grades = ", ".join(map(str, problem.relevance))
     if metric in ("dcg", "idcg", "ndcg"):
         return worked_solution(solve(problem), layout)
     if metric in QUANTITIES:
@@ -210,18 +208,9 @@ def worked_steps(problem: Problem, metric: str, layout: Layout = WIDE) -> str:
                 f"|delta {before.label('NDCG')}| = |DCG after - DCG before| / {before.label('IDCG')}"
                 f" = |{num(after.dcg, 10)} - {num(before.dcg, 10)}| / {num(before.idcg, 10)}\n"
                 f"        = {delta.text}\n        = {num(delta, 12)}")
-    top = problem.relevance[:k]
-    if metric == "rr":
-        first = next((r for r, g in enumerate(top, start=1) if g > 0), None)
-        if first is None:
-            return f"Ranked grades [{grades}]: no relevant document (grade > 0) in the top {k}, so RR = 0."
-        return (f"Ranked grades [{grades}]: the first relevant document (grade > 0) is at rank {first}, "
-                f"so RR = 1/{first} = {decimal_text(metric_value(problem, 'rr').decimal(), 6)}.")
-    hits = sum(1 for g in top if g > 0)
-    if metric == "precision":
-        return (f"Ranked grades [{grades}]: {hits} of the top {k} are relevant (grade > 0), "
-                f"so P@{k} = {hits}/{k} = {num(metric_value(problem, 'precision'))}.")
-    return f"Ranked grades [{grades}]: {hits} relevant in the top {k}, so Hit@{k} = {int(hits > 0)}."
+    from drills.core.measures import measure, worked
+
+    return worked(measure(problem, metric))
 
 
 def value_line(problem: Problem, metric: str) -> str:
@@ -239,6 +228,10 @@ def value_line(problem: Problem, metric: str) -> str:
         return f"|delta NDCG| = |DCG after - DCG before| / IDCG = {shown}"
     if metric == "ndcg_difference":
         return f"NDCG(A) - NDCG(B) = (DCG(A) - DCG(B)) / IDCG = {shown}"
+    from drills.core.measures import MEASURED, measure
+
+    if metric in MEASURED:
+        return measure(problem, metric).working
     return worked_steps(problem, metric).rstrip(".")
 
 
