@@ -149,4 +149,6 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
             f"\n  ... {len(result.rows) - len(shown.rows)} more ranks (`drills solve --all` shows "
             f"every row, --json too)\n{result.working}")
     click.echo(style.wrap(text))
-    click.echo(style.wrap(f"{result.label} = {with_value(result.text, decimal_text(result.decimal(), 6))}"))
+    shown = decimal_text(result.decimal(), 6)
+    if shown != result.text:
+        click.echo(style.wrap(f"{result.label} = {with_value(result.text, shown)}"))

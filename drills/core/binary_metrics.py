@@ -316,11 +316,13 @@ def mean_average_precision(
 
 
 def table(result: BinaryResult) -> list[list[str]]:
-    """The worked table's cells (a header row first), for ``explain.format_table``."""
-    cells = [["rank", "grade", "relevant", "hits", "P@rank", "in AP"]]
+    """The worked table's cells (a header row first), for ``explain.format_table``: AP's shows
+    the precision at each rank and which count; RR's only where the first hit is."""
+    columns = {"ap": 6, "rr": 3}.get(result.metric, 4)
+    cells = [["rank", "grade", "relevant", "hits", "P@rank", "in AP"][:columns]]
     for r in result.rows:
         cells.append([str(r.rank), str(r.grade), "yes" if r.relevant else "no", str(r.hits),
-                      fraction_text(r.precision), "yes" if r.counts else ""])
+                      fraction_text(r.precision), "yes" if r.counts else ""][:columns])
     return cells
 
 

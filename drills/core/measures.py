@@ -14,12 +14,12 @@ from typing import Union
 
 from drills.core import binary_metrics as bm
 from drills.core import cascade_metrics as cm
-from drills.core.questions import Problem
+from drills.core.questions import MEASURED_METRICS, Problem
 
 BINARY = ("precision", "recall", "rprec", "hit", "rr", "ap")
 CASCADE = ("err", "rbp")
 MEAN = ("map", "mrr")
-MEASURED = BINARY + CASCADE + MEAN
+MEASURED = MEASURED_METRICS
 
 Result = Union[bm.BinaryResult, bm.MeanResult, cm.CascadeResult]  # noqa: UP007 - 3.10 runtime alias
 

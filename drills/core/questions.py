@@ -33,6 +33,9 @@ SOLVE_METRICS: tuple[str, ...] = ("ndcg", "dcg", "idcg", "ap", "precision", "rec
                                   "hit", "rr", "err", "rbp")
 # Metrics over several queries: ``Problem.queries`` holds one Problem per query.
 QUERY_METRICS: tuple[str, ...] = ("map", "mrr")
+# The metrics of drills.core.measures (one exact result with worked rows each).
+MEASURED_METRICS: tuple[str, ...] = ("precision", "recall", "rprec", "hit", "rr", "ap", "err", "rbp",
+                                     "map", "mrr")
 # AP's denominator conventions (drills.core.binary_metrics.AP_CONVENTIONS says whose each is).
 AP_CONVENTION_NAMES: tuple[str, ...] = ("R", "min_k_R", "retrieved")
 

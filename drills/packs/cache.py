@@ -16,6 +16,7 @@ import dataclasses
 import json
 import os
 from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from drills import __version__
 from drills.core.questions import Narrowing, Option, Problem, Question, Source, Tolerance
 from drills.packs.meta import PackMeta
 
-FORMAT = 1  # bump when a cached type changes shape
+FORMAT = 2  # bump when a cached type changes shape
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
                            (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta)}
@@ -46,6 +47,8 @@ def encode(value: Any) -> Any:
         return [encode(v) for v in value]
     if isinstance(value, Mapping):
         return {"@d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, Fraction):  # RBP's persistence
+        return {"@f": str(value)}
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     raise CacheError(f"cannot cache a {type(value).__name__}")
@@ -57,6 +60,11 @@ def decode(value: Any) -> Any:
     if isinstance(value, dict):
         if "@t" in value:
             return tuple(decode(v) for v in value["@t"])
+        if "@f" in value:
+            try:
+                return Fraction(value["@f"])
+            except (TypeError, ValueError, ZeroDivisionError):
+                raise CacheError("a damaged fraction in the pack cache") from None
         if "@d" in value:
             return {decode(k): decode(v) for k, v in value["@d"]}
         cls = _TYPES.get(value.get("@", ""))

@@ -7,22 +7,21 @@ so they carry the file, line and field like every other pack error.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from drills.core import metrics as _metrics
-from drills.core.questions import GAINS, METRICS, Option, Problem
+from drills.core.questions import MEASURED_METRICS as MEASURED
+from drills.core.questions import METRICS, Option
+from drills.packs import problems
 from drills.packs.document import described
 from drills.packs.errors import FieldPath, excerpt, suggest
+from drills.packs.problems import field_errors
 from drills.packs.yamlsafe import INVALID
 
 if TYPE_CHECKING:
     from drills.packs.schema import Checker, PackMeta
 
-# The exact engine's own limits, so a pack that loads can always be computed.
-MAX_LIST, MAX_GRADE = _metrics.MAX_LIST, _metrics.MAX_RELEVANCE
-PROBLEM_FIELDS = ("relevance", "judged", "k", "gain", "swap", "versus")
 SWAP_METRICS = ("delta_ndcg", "discount_ratio")
 OPTION_FIELDS = ("text", "correct", "explanation")
 
@@ -50,7 +49,11 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
         return out
     metric = c.choice(item, p, "metric", METRICS, required=True)
     reported = len(c.doc.errors)
-    problem = _problem(c, item["problem"], (*p, "problem"), meta.gain if meta else "exponential")
+    raw = item["problem"] if isinstance(item["problem"], dict) else {}
+    if metric is not None and not field_errors(c, raw, (*p, "problem"), metric):
+        return out
+    problem = problems.problem(c, item["problem"], (*p, "problem"), meta.gain if meta else "exponential",
+                               metric)
     if problem is None and len(c.doc.errors) == reported:  # never drop a question silently
         c.err((*p, "problem"), "`problem` could not be read: give `relevance: [...]` and "
                                "optionally `judged`, `k`, `gain`")
@@ -59,7 +62,7 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
             c.err((*p, "problem"), f"metric {metric} needs `swap: [i, j]` (two 1-based ranks)")
         elif metric not in SWAP_METRICS and problem.swap is not None:
             c.err((*p, "problem", "swap"), "`swap` is only used by metrics delta_ndcg and discount_ratio")
-        elif metric in _metrics.QUANTITIES or metric == "ndcg_difference":
+        elif metric in _metrics.QUANTITIES or metric in MEASURED or metric == "ndcg_difference":
             try:  # k is the rank asked about, a gain ratio compares two grades, ...
                 _metrics.metric_value(problem, metric)
             except (_metrics.ProblemError, ZeroDivisionError) as exc:
@@ -113,70 +116,6 @@ def _syntax_problem(text: str) -> str | None:
     except AnswerError as exc:
         return str(exc)
     return None
-
-
-def _grades(c: Checker, value: Any, p: FieldPath, *, required: bool) -> tuple[int, ...] | None:
-    if value is INVALID:
-        return None
-    if value is None:
-        if required:
-            c.err(p, "`relevance` is required: the grades in ranked order, e.g. [2, 1, 3, 0]")
-        return None
-    if not isinstance(value, list) or not value or len(value) > MAX_LIST:
-        c.err(p, f"expected a list of 1 to {MAX_LIST} relevance grades, e.g. [2, 1, 3, 0]")
-        return None
-    ok = True
-    for i, grade in enumerate(value):
-        ok = c.integer(grade, (*p, i), minimum=0, maximum=MAX_GRADE) is not None and ok
-    return tuple(value) if ok else None
-
-
-def _problem(c: Checker, value: Any, p: FieldPath, default_gain: str) -> Problem | None:
-    """Every field is checked (all problems reported at once); None when any is bad."""
-    m = c.mapping(value, p, PROBLEM_FIELDS, "problem")
-    if m is None:
-        return None
-    relevance = _grades(c, m.get("relevance"), (*p, "relevance"), required=True)
-    judged = _grades(c, m.get("judged"), (*p, "judged"), required=False)
-    ok = relevance is not None and (m.get("judged") is None or judged is not None)  # null: absent
-    k = None
-    if m.get("k") is not None:
-        k = c.integer(m["k"], (*p, "k"), minimum=1)
-        ok = ok and k is not None
-    gain = c.choice(m, p, "gain", GAINS, default_gain)
-    ok = ok and gain is not None
-    swap = _swap(c, m.get("swap"), (*p, "swap"), relevance) if m.get("swap") is not None else None
-    ok = ok and (m.get("swap") is None or swap is not None)
-    versus = _grades(c, m.get("versus"), (*p, "versus"), required=False)  # ndcg_difference's B
-    ok = ok and (m.get("versus") is None or versus is not None)
-    if relevance is not None and versus is not None and Counter(relevance) != Counter(versus):
-        c.err((*p, "versus"), "`versus` is a second ranking of the same documents: the same grades "
-                              "in another order")
-        ok = False
-    if relevance is not None and judged is not None and not Counter(relevance) <= Counter(judged):
-        missing = Counter(relevance) - Counter(judged)
-        c.err((*p, "judged"), "`judged` is the query's whole judged pool, so it must contain every ranked "
-                              f"grade; missing: {sorted(missing.elements())}")
-        ok = False
-    if not ok or relevance is None or gain is None:
-        return None
-    return Problem(relevance, judged, k, gain, swap, versus)
-
-
-def _swap(c: Checker, raw: Any, p: FieldPath, relevance: tuple[int, ...] | None) -> tuple[int, int] | None:
-    if raw is INVALID:
-        return None
-    if not isinstance(raw, list) or len(raw) != 2:
-        c.err(p, "`swap` must be two 1-based ranks, e.g. swap: [1, 3]")
-        return None
-    top = len(relevance) if relevance is not None else None
-    ranks = [c.integer(r, (*p, i), minimum=1, maximum=top) for i, r in enumerate(raw)]
-    if None in ranks:
-        return None
-    if ranks[0] == ranks[1]:
-        c.err(p, "`swap` needs two different ranks")
-        return None
-    return ranks[0], ranks[1]
 
 
 def _kind(value: Any) -> str:
