@@ -81,3 +81,24 @@ def test_bad_metric_fields_are_reported_at_their_line(tmp_path, metric, problem,
     assert pack.questions == ()
     assert any(message in str(e) for e in pack.errors), [str(e) for e in pack.errors]
     assert all(":" in str(e).split(" ")[0] for e in pack.errors)  # file:line first
+
+
+def test_lint_checks_every_query_list_and_the_metric_name(tmp_path):
+    from drills.core.lint import lint_questions
+
+    ok = question("ok", "map", "queries:\n  - relevance: [1, 0]\n  - relevance: [0, 1]").replace(
+        'prompt: "ok"', 'prompt: "MAP of [1, 0] and [0, 1]?"')
+    missing = question("missing", "map", "queries:\n  - relevance: [1, 0]\n  - relevance: [0, 1]").replace(
+        'prompt: "missing"', 'prompt: "MAP of [1, 0]?"')
+    unnamed = question("unnamed", "err", "relevance: [2, 0]").replace(
+        'prompt: "unnamed"', 'prompt: "Score [2, 0]."')
+    wrong_k = question("wrong-k", "ap", "relevance: [1, 0, 1]\nk: 2").replace(
+        'prompt: "wrong-k"', 'prompt: "AP@3 of [1, 0, 1]?"')
+    pack = load(tmp_path, ok, missing, unnamed, wrong_k)
+    assert pack.errors == []
+    report = lint_questions(pack.questions, seeds=1)
+    text = "\n".join(report.errors)
+    assert " ok:" not in text
+    assert "missing: the prompt does not show the ranked relevance lists [1, 0] and [0, 1]" in text
+    assert "unnamed: the prompt never names ERR" in text
+    assert "wrong-k: the prompt says AP@3, but its problem has k: 2" in text

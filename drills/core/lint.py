@@ -26,7 +26,8 @@ from drills.core.safetext import shorten
 if TYPE_CHECKING:
     from drills.core.questions import Question, Tolerance
 
-UNIT_METRICS = ("ndcg", "rr", "precision", "hit", "delta_ndcg")  # values in [0, 1]
+UNIT_METRICS = ("ndcg", "rr", "precision", "hit", "delta_ndcg", "ap", "recall", "rprec", "err",
+                "rbp", "map", "mrr")  # values in [0, 1]
 DIAGNOSED = ("dcg", "idcg", "ndcg", "delta_ndcg")
 # Items whose point is that every formula agrees (NDCG of a perfect ranking is 1 under any
 # slip): too few distinguishable slips is by design there, so no warning.
@@ -77,8 +78,9 @@ class _Linter:
                 errors.append(f"{q.metric} = {value:.6g} is negative")
             # one gain or rank has no list; an answer's problem may be shown otherwise (as scores)
             if q.metric not in QUANTITIES and q.answer is None and not _lists_in_prompt(q):
-                errors.append("the prompt does not show the ranked relevance list "
-                              f"{_grades(q.problem.relevance)}")
+                lists = [_grades(x.relevance) for x in q.problem.queries or (q.problem,)]
+                errors.append(f"the prompt does not show the ranked relevance list{'s' if len(lists) > 1 else ''} "
+                              f"{' and '.join(lists)}")
             errors += prompt_errors(q)  # @k and metric agree with problem:, answer: with it
             if generated and q.metric in DIAGNOSED and q.generator not in SAME_UNDER_EVERY_FORMULA:
                 from drills.core.generators.common import diagnosable
@@ -153,9 +155,12 @@ def _grades(grades: Iterable[int]) -> str:
 def _lists_in_prompt(q: Question) -> bool:
     """The ranked grades appear in order, separated by commas/spaces/brackets, in the prompt."""
     assert q.problem is not None
-    grades = [str(g) for g in q.problem.relevance]
-    pattern = r"(?<![\d.])" + r"[\s,;\[\]]+".join(grades) + r"(?![\d.])"
-    return re.search(pattern, q.prompt) is not None
+    for query in q.problem.queries or (q.problem,):  # MAP and MRR: every query's ranking
+        grades = [str(g) for g in query.relevance]
+        pattern = r"(?<![\d.])" + r"[\s,;\[\]]+".join(grades) + r"(?![\d.])"
+        if re.search(pattern, q.prompt) is None:
+            return False
+    return True
 
 
 def _seeds(seeds: list[int], shown: int = 5) -> str:

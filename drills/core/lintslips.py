@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 NDCG_FAMILY = ("dcg", "idcg", "ndcg", "delta_ndcg", "ndcg_difference")
 _AT_K = re.compile(r"(NDCG|I?DCG)@(\d+)")
-_OTHER_AT_K = re.compile(r"\b(?:P|Precision|Hit|RR|MRR)@(\d+)", re.IGNORECASE)
+_OTHER_AT_K = re.compile(r"\b(?:P|Precision|Hit|RR|MRR|AP|MAP|R|Recall|ERR|RBP)@(\d+)", re.IGNORECASE)
+CUT_METRICS = ("rr", "precision", "hit", "ap", "map", "mrr", "recall", "err", "rbp")
 # What a prompt must say to ask for each metric.
 NAMES: dict[str, tuple[str, str]] = {
     "ndcg": (r"NDCG|normali[sz]ed DCG", "NDCG"),
@@ -34,7 +35,17 @@ NAMES: dict[str, tuple[str, str]] = {
     "discount": (r"discount", "a discount"),
     "contribution": (r"contribut|\badds?\b|\bkeeps?\b|weight", "a contribution"),
     "discount_ratio": (r"contribution|discount", "a discount ratio"),
+    "ap": (r"\bAP\b|AP@|average precision", "AP"),
+    "map": (r"\bMAP\b|MAP@|mean average precision", "MAP"),
+    "mrr": (r"\bMRR\b|MRR@|mean reciprocal rank", "MRR"),
+    "recall": (r"recall|\bR@", "recall"),
+    "rprec": (r"R-?prec", "R-precision"),
+    "err": (r"\bERR\b|ERR@|expected reciprocal rank", "ERR"),
+    "rbp": (r"\bRBP\b|rank-biased precision", "RBP"),
 }
+# Case-insensitive names (the others are acronyms that must be spelled as such).
+_ANY_CASE = ("rr", "precision", "hit", "gain_ratio", "discount", "contribution", "discount_ratio",
+             "recall", "rprec")
 
 
 def prompt_errors(q: Question) -> list[str]:
@@ -43,13 +54,12 @@ def prompt_errors(q: Question) -> list[str]:
         return []
     errors: list[str] = []
     pattern, name = NAMES.get(q.metric, ("", ""))
-    if pattern and not re.search(pattern, q.prompt, re.IGNORECASE if q.metric in (
-            "rr", "precision", "hit", "gain_ratio", "discount", "contribution", "discount_ratio") else 0):
+    if pattern and not re.search(pattern, q.prompt, re.IGNORECASE if q.metric in _ANY_CASE else 0):
         errors.append(f"the prompt never names {name}, but the question's metric is {q.metric}")
     k, n = q.problem.k, len(q.problem.relevance)
     pool = len(q.problem.judged) if q.problem.judged is not None else n
     mentions = (_AT_K.finditer(q.prompt) if q.metric in NDCG_FAMILY
-                else _OTHER_AT_K.finditer(q.prompt) if q.metric in ("rr", "precision", "hit") else ())
+                else _OTHER_AT_K.finditer(q.prompt) if q.metric in CUT_METRICS else ())
     for m in mentions:
         said = int(m.group(m.lastindex or 1))
         fine = said == k if k is not None else (said == n and pool == n)
