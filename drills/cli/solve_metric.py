@@ -149,6 +149,6 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
             f"\n  ... {len(result.rows) - len(shown.rows)} more ranks (`drills solve --all` shows "
             f"every row, --json too)\n{result.working}")
     click.echo(style.wrap(text))
-    shown = decimal_text(result.decimal(), 6)
-    if shown != result.text:
-        click.echo(style.wrap(f"{result.label} = {with_value(result.text, shown)}"))
+    value = decimal_text(result.decimal(), 6)
+    if result.shown == result.text and value != result.text:  # (a long fraction: the equation has it)
+        click.echo(style.wrap(f"{result.label} = {with_value(result.text, value)}"))

@@ -73,6 +73,16 @@ class _ExactFraction:
 
         return sympy.Rational(self.exact.numerator, self.exact.denominator)
 
+    @property
+    def shown(self) -> str:
+        """The exact fraction, or for a long one (a 1,000-document list's) its value to 12
+        digits: the exact form stays in ``text`` and in --json."""
+        if len(self.text) <= 40:
+            return self.text
+        from drills.core.exact import decimal_text
+
+        return f"{decimal_text(self.decimal(), 12)} (exact: a fraction of {len(self.text)} characters)"
+
 
 @dataclass(frozen=True)
 class BinaryResult(_ExactFraction):
@@ -97,8 +107,8 @@ class BinaryResult(_ExactFraction):
         if self.metric in ("hit", "rr") or self.denominator == 0:
             return f"{self.label} = {self.text}{note}"
         if self.metric == "ap":
-            terms = " + ".join(fraction_text(r.precision) for r in self.rows if r.counts) or "0"
-            return f"{self.label} = ({terms}) / {self.denominator} = {self.text}{note}"
+            terms = sum_text([fraction_text(r.precision) for r in self.rows if r.counts])
+            return f"{self.label} = ({terms}) / {self.denominator} = {self.shown}{note}"
         top = fraction_text(self.numerator)
         return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"
 
@@ -114,8 +124,18 @@ class MeanResult(_ExactFraction):
 
     @property
     def working(self) -> str:
-        terms = " + ".join(r.text for r in self.per_query)
-        return f"{self.label} = ({terms}) / {len(self.per_query)} = {self.text}"
+        terms = sum_text([r.text for r in self.per_query])
+        return f"{self.label} = ({terms}) / {len(self.per_query)} = {self.shown}"
+
+
+def sum_text(terms: Sequence[str], most: int = 8) -> str:
+    """``a + b + c``; past ``most`` terms the middle is elided, so that the equation of a long
+    list stays one readable line: ``1 + 1 + 2/3 + ... + 9/40 (474 terms)``."""
+    if not terms:
+        return "0"
+    if len(terms) <= most:
+        return " + ".join(terms)
+    return " + ".join([*terms[:4], "...", *terms[-2:]]) + f" ({len(terms)} terms)"
 
 
 def _check_grades(name: str, grades: Sequence[int]) -> None:

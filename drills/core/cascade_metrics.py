@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from drills.core.binary_metrics import _check_grades, _check_whole, _ExactFraction
+from drills.core.binary_metrics import _check_grades, _check_whole, _ExactFraction, sum_text
 from drills.core.exact import fraction_text
 from drills.core.metrics import MAX_RELEVANCE, ProblemError
 
@@ -57,11 +57,11 @@ class CascadeResult(_ExactFraction):
     def working(self) -> str:
         """The one-line worked equation."""
         note = f" ({self.note})" if self.note else ""
-        terms = " + ".join(fraction_text(r.contribution) for r in self.rows if r.contribution) or "0"
+        terms = sum_text([fraction_text(r.contribution) for r in self.rows if r.contribution])
         if self.metric == "rbp":
             residual = f"; residual p^{len(self.rows)} = {fraction_text(self.residual or Fraction(0))}"
-            return f"{self.label} = {terms} = {self.text}{residual}{note}"
-        return f"{self.label} = {terms} = {self.text}{note}"
+            return f"{self.label} = {terms} = {self.shown}{residual}{note}"
+        return f"{self.label} = {terms} = {self.shown}{note}"
 
 
 def _top_grade(ranking: tuple[int, ...], judged: Sequence[int] | None, max_grade: int | None) -> int:
