@@ -358,3 +358,26 @@ def test_pytrec_eval_agrees_on_random_files(tmp_path):
     for q in e.queries:
         for name, v in q.values.items():
             assert v.value == pytest.approx(theirs[q.qid][name], abs=1e-9), (q.qid, name)
+
+
+def test_a_file_over_the_size_limit_is_refused(files, monkeypatch):
+    from drills.cli import solve_trec
+
+    q, r = files
+    monkeypatch.setattr(solve_trec, "MAX_BYTES", 20)
+    res = invoke("--qrels", q, "--run", r)
+    assert res.exit_code == 2 and "is over 0 MiB; drills reads at most that" in res.stderr
+
+
+def test_long_exact_ndcg_is_cut_in_json_unless_all():
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent / "fixtures" / "trec"
+    args = ("--qrels", str(here / "qrels.test"), "--run", str(here / "results.test"),
+            "--query", "301", "-m", "ndcg", "--json")
+    cut, whole = (json.loads(invoke(*args, *more).stdout) for more in ((), ("--all",)))
+    short, full = (d["queries"]["301"]["ndcg"]["exact"] for d in (cut, whole))
+    assert " + ... + " in short and len(short) < 2100 < len(full) and " + ... + " not in full
+    assert cut["queries"]["301"]["ndcg"]["value"] == whole["queries"]["301"]["ndcg"]["value"]
+    assert any("--all keeps them whole" in n for n in cut["notes"])
+    assert not whole["notes"]
