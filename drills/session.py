@@ -45,6 +45,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # A concept answer is a few sentences; a numeric or choice answer is capped by the parser
 # (drills.core.answers.MAX_LENGTH). Longer text is refused before any work is done on it.
 MAX_CONCEPT_LENGTH = 10_000
+MAX_CODE_LENGTH = 100_000  # a solution file
 # A concept answer is self-graded; the transcript and the store see a verdict.
 # As in spaced repetition: "hard" is a recall, with effort; only "again" is a miss.
 GRADE_VERDICT = {"again": "wrong", "hard": "correct", "good": "correct", "easy": "correct"}
@@ -75,12 +76,16 @@ class Session:
     """Ask ``items`` in order; ``submit`` and the commands return events to render."""
 
     def __init__(self, items: list[Question], options: Options | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 code_grader: Callable[[Question, str], Any] | None = None) -> None:
         if not items:
             raise ValueError("a session needs at least one question")
         self.items = list(items)
         self.options = options or Options()
         self.clock = clock
+        # Grades a code answer (drills.cli.coding.grade: runs it in a separate process);
+        # injected like the clock, so the session itself never starts a process.
+        self.code_grader = code_grader
         self.records: list[Record] = []
         self.index = 0
         self.streak = 0
@@ -183,7 +188,13 @@ class Session:
             return self._reveal(text)
         from drills.core.checking import check, explain
 
-        outcome = check(q, stripped, self.options.tolerance)
+        if q.kind == "code":
+            if self.code_grader is None:
+                return [InvalidAnswer("code questions need drills' runner: answer them in "
+                                      "`drills practice` or check a file with `drills code check`")]
+            outcome = self.code_grader(q, text.rstrip() + "\n")
+        else:
+            outcome = check(q, stripped, self.options.tolerance)
         if not outcome.counted:
             return [InvalidAnswer(outcome.summary)]
         full = explain(outcome, steps=True)
@@ -221,6 +232,8 @@ class Session:
         q = self.current()
         if q is not None and q.kind == "concept" and self._pending is None:
             return MAX_CONCEPT_LENGTH
+        if q is not None and q.kind == "code":
+            return MAX_CODE_LENGTH
         from drills.core.answers import MAX_LENGTH
 
         return MAX_LENGTH

@@ -50,7 +50,19 @@ def key(q: Question) -> Key:
     if q.kind == "concept":
         return Key("(self-graded) model answer:", model=(q.model_answer or "").strip(),
                    points=q.key_points, prose=q.prose or None)
+    if q.kind == "code":
+        return Key(f"(code) check your file with: drills code check FILE --question {q.id}",
+                   prose=q.prose or None)
     return Key(f"({q.kind})", prose=q.prose or None)
+
+
+def _code(q: Question, indent: str) -> list[str]:
+    """A snippet's numbered lines or a code question's signature and examples, verbatim."""
+    if not q.code and q.kind != "code":
+        return []
+    from drills.core.codetext import code_lines
+
+    return [indent + line if line else "" for line in code_lines(q)]
 
 
 def header(items: Sequence[Question], seed: int) -> str:
@@ -113,7 +125,7 @@ def text_sheet(items: Sequence[Question], seed: int, width: int = WIDTH) -> str:
     lines = ["NDCG drills worksheet", header(items, seed), "", "Questions", "=========", ""]
     for n, q in enumerate(items, 1):
         lines.append(f"{n}. [{q.topic}, {q.difficulty}] {q.id}")
-        lines += _wrap(q.prompt, "   ")
+        lines += _wrap(q.prompt, "   ") + _code(q, "   ")
         for i, o in enumerate(q.options):
             lines += _wrap(f"{LETTERS[i]}) {o.text}", "   ")
         lines.append("")
@@ -143,7 +155,7 @@ def _narrow_sheet(items: Sequence[Question], seed: int, width: int) -> str:
              "Questions", "=========", ""]
     for n, q in enumerate(items, 1):
         lines += _wrap(f"{n}. [{q.topic}, {q.difficulty}] {q.id}", "", width=width)
-        lines += _wrap(q.prompt, "   ", width=width)
+        lines += _wrap(q.prompt, "   ", width=width) + _code(q, "   ")
         for i, o in enumerate(q.options):
             lines += _wrap(f"{LETTERS[i]}) {o.text}", "   ", width=width)
         lines.append("")
@@ -183,6 +195,9 @@ def markdown_sheet(items: Sequence[Question], seed: int) -> str:
     for n, q in enumerate(items, 1):
         lines += [f"### {n}. {q.id} ({q.topic}, {q.difficulty})", ""]
         lines += _md_prompt(q.prompt)
+        code = _code(q, "")
+        if code:
+            lines += ["```", *code[1:], "```", ""]
         if q.options:
             lines += [f"- {LETTERS[i]}) {o.text}" for i, o in enumerate(q.options)] + [""]
     lines += ["## Answer key", ""]

@@ -76,6 +76,9 @@ class Outcome:
     # why ("0.4118 would be the 1/i discount") and the decimal places the prompt asked for.
     narrowed: str | None = None
     decimals: int | None = None
+    # Worked steps computed with the outcome (a code question's first failed case), shown
+    # by explain() instead of the question's own.
+    steps: str | None = None
 
     @property
     def counted(self) -> bool:
@@ -165,7 +168,7 @@ def explain(outcome: Outcome, steps: bool = True) -> str:
     if steps:
         from drills.core.explain import worked_for
 
-        worked = worked_for(q)
+        worked = outcome.steps if outcome.steps is not None else worked_for(q)
         if worked is not None:
             lines += ["", worked]
         elif q.kind == "numeric" and outcome.expected_value is not None:

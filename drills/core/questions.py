@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-KINDS: tuple[str, ...] = ("numeric", "generated", "choice", "concept")
+KINDS: tuple[str, ...] = ("numeric", "generated", "choice", "concept", "code")
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"  # choice options are answered a), b), ...
 TOPICS: tuple[str, ...] = (
@@ -22,6 +22,7 @@ TOPICS: tuple[str, ...] = (
     "ndcg-vs-mrr",
     "conventions",
     "lambdarank",
+    "coding",
 )
 GAINS: tuple[str, ...] = ("exponential", "linear")
 # Metrics the exact engine can compute for a Problem.
@@ -141,6 +142,8 @@ class Question:
                concrete numeric or choice Question for a seed.
     choice:    ``options`` (one or more correct).
     concept:   ``model_answer`` + ``key_points``; self-graded.
+    code:      ``function`` + ``signature`` + ``task``; the learner's function is run on
+               hidden cases by drills.core.codecheck (in a separate process).
     """
 
     id: str
@@ -165,6 +168,13 @@ class Question:
     # Set when the question was built (drills.core.narrowing.prepared): the tolerance would
     # have accepted a slip, so ``tolerance`` is narrowed and the prompt asks for decimals.
     narrowing: Narrowing | None = None
+    # code: the function the learner writes (its name, the signature shown) and what it must
+    # compute (a drills.core.codetask.CodeTask). ``code`` on a choice or numeric question is
+    # a snippet shown with line numbers (find the bug), never run.
+    function: str | None = None
+    signature: str | None = None
+    task: Any = None
+    code: str | None = None
     pack: str = ""
     source: Source = field(default_factory=Source)
 

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from drills import __version__
+from drills.core.codetask import CodeTask
 from drills.core.questions import Narrowing, Option, Problem, Question, Source, Tolerance
 from drills.packs.meta import PackMeta
 
-FORMAT = 2  # bump when a cached type changes shape
+FORMAT = 3  # bump when a cached type changes shape
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
-                           (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta)}
+                           (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta, CodeTask)}
 
 
 class CacheError(ValueError):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from drills.core import metrics as _metrics
 from drills.core.questions import MEASURED_METRICS as MEASURED
 from drills.core.questions import METRICS, Option
-from drills.packs import problems
+from drills.packs import codekind, problems
 from drills.packs.document import described
 from drills.packs.errors import FieldPath, excerpt, suggest
 from drills.packs.problems import field_errors
@@ -223,4 +223,5 @@ def _has_invalid(value: Any) -> bool:
     return False
 
 
-CHECKS: dict[str, Check] = {"numeric": numeric, "choice": choice, "concept": concept, "generated": generated}
+CHECKS: dict[str, Check] = {"numeric": numeric, "choice": choice, "concept": concept, "generated": generated,
+                            "code": codekind.code}

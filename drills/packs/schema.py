@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from drills.core.questions import DIFFICULTIES, GAINS, KINDS, TOPICS, Question, Source, Tolerance
-from drills.packs import kinds
+from drills.packs import codekind, kinds
 from drills.packs.document import described
 from drills.packs.errors import FieldPath, excerpt, suggest
 from drills.packs.meta import PackMeta  # noqa: F401 - re-exported: PackMeta was defined here
@@ -31,10 +31,11 @@ PACK_FIELDS = ("name", "version", "description", "author")
 DEFAULT_FIELDS = ("tolerance", "gain", "difficulty")
 COMMON_FIELDS = ("id", "topic", "kind", "difficulty", "prompt", "hints", "explanation")
 KIND_FIELDS: dict[str, tuple[str, ...]] = {
-    "numeric": ("answer", "problem", "metric", "unit", "tolerance"),
+    "numeric": ("answer", "problem", "metric", "unit", "tolerance", "code"),
     "generated": ("generator", "params", "tolerance"),
-    "choice": ("options",),
+    "choice": ("options", "code"),
     "concept": ("model_answer", "key_points"),
+    "code": codekind.CODE_FIELDS,
 }
 ALL_FIELDS = COMMON_FIELDS + tuple(f for fs in KIND_FIELDS.values() for f in fs if f != "tolerance") + ("tolerance",)
 _ALLOWED = {kind: frozenset(COMMON_FIELDS + fields) for kind, fields in KIND_FIELDS.items()}
@@ -266,6 +267,10 @@ class Checker:
             fields["tolerance"] = meta.tolerance if meta else None
         if kind is not None:
             fields.update(kinds.CHECKS[kind](self, item, p, meta))
+        if kind in ("numeric", "choice") and "code" in item:
+            fields["code"] = codekind.snippet(self, item, p)
+            if fields["code"] is None:
+                return None
         if any(fields[k] is None for k in _REQUIRED):
             return None
         return Question(**fields, pack=meta.name if meta else "", source=Source(self.doc.name, self.doc.line(p)))

@@ -12,7 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import IO, Any
 
-from drills.core.questions import LETTERS
+from drills.core.questions import LETTERS, Question
 from drills.core.safetext import shorten, visible
 from drills.session import (
     Finished,
@@ -36,6 +36,8 @@ _SHORT_PARENS = re.compile(r"\([^()]{1,14}\)")  # keep "log2(i + 1)" on one line
 _NBSP = "\u00a0"
 _CODES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 FORMS = {
+    "code": "your function, in your editor ($VISUAL or $EDITOR; :edit reopens it) or typed here, "
+            "ending with a line :end",
     "numeric": "a number or exact expression, e.g. 0.7592 or 13/2 + 1/log2(3)",
     "choice": "a letter",
     "concept": "a few sentences",
@@ -146,12 +148,22 @@ def render(event: Any, style: Style = Style()) -> str:
     return fn(event, style) if fn is not None else ""
 
 
+def code_lines(q: Question, indent: str = "") -> list[str]:
+    """A snippet's numbered lines, or a code question's signature and examples, verbatim
+    (never reflowed: indentation is meaning), each line sanitised."""
+    if not q.code and q.kind != "code":
+        return []
+    from drills.core.codetext import code_lines as lines
+
+    return [indent + visible(line) if line else "" for line in lines(q)]
+
+
 def question(ev: QuestionShown, style: Style) -> str:
     q = ev.question
     head = visible(f"Question {ev.index + 1}/{ev.total} · {q.topic} · {q.difficulty}")
     if ev.limit:
         head += f" · {clock_text(ev.limit)} to answer"
-    lines = [style.paint(head, "bold", "cyan"), style.reflow(q.prompt)]
+    lines = [style.paint(head, "bold", "cyan"), style.reflow(q.prompt), *code_lines(q)]
     if q.kind == "choice":
         width = max(20, style.width - 1)
         lines += ["\n".join(textwrap.wrap(visible(f"{LETTERS[i]}) {o.text}"), width, initial_indent="  ",
@@ -160,6 +172,8 @@ def question(ev: QuestionShown, style: Style) -> str:
         form = f"a letter, a to {LETTERS[len(q.options) - 1]}"
     elif q.kind == "concept":
         form = f"{FORMS['concept']}; {style.concept_end}"
+    elif q.kind == "code":
+        form = FORMS["code"]
     else:
         form = FORMS["numeric"] + (f" ({q.unit})" if q.unit else "")
     lines.append(style.paint(style.wrap(f"Answer: {form}  (:help)"), "dim"))
@@ -320,7 +334,7 @@ def report(s: Summary, style: Style) -> str:
             lines += ["", style.paint("Explanations", "bold")]
         for r in missed:
             lines += ["", style.paint(visible(f"Q{r.index + 1} ({r.question.topic}): {r.verdict}"), "bold"),
-                      style.reflow(r.question.prompt, "  ")]
+                      style.reflow(r.question.prompt, "  "), *code_lines(r.question, "  ")]
             if r.given:
                 lines.append(f"  you answered: {shorten(r.given.splitlines()[0], 60)}")
             lines.append(explanation(r, style))
