@@ -20,11 +20,16 @@ PUBLIC_IDS = {"linear_gain", "gain_without_minus_one", "log2_rank", "rank_offset
 # "The tutor's voice": spelled as the issue writes them, plus two for precision and binary labels
 NEW_IDS = {"k_ignored", "answered_ndcg", "answered_dcg", "answered_idcg", "zero_based_rank",
            "answered_recall", "graded_labels"}
+# issue 12: the metrics beyond NDCG (tests/test_slips_metrics.py)
+METRIC_IDS = {"ap_over_retrieved", "ap_over_k", "ap_all_ranks", "map_of_precision", "recall_over_k",
+              "precision_over_relevant", "r_from_retrieved", "mrr_skips_misses", "err_linear_gain",
+              "err_no_stop", "err_log_discount", "rbp_no_one_minus_p", "rbp_one_based_power"}
 
 
 def test_catalog_ids_are_the_public_ones():
     # the issue's ids, spelled as written, plus three added later (also public now)
-    assert set(CATALOG) == PUBLIC_IDS | {"idcg_zero_scores_one", "dcg_for_ndcg", "signed_delta"} | NEW_IDS
+    assert set(CATALOG) == (PUBLIC_IDS | {"idcg_zero_scores_one", "dcg_for_ndcg", "signed_delta"} | NEW_IDS
+                            | METRIC_IDS)
 
 
 @pytest.mark.parametrize("slip,problem,expected", [

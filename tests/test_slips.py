@@ -101,7 +101,10 @@ def test_zero_based_rank_in_rr():
 def test_precision_slips():
     p = Problem((0, 1, 1, 0, 1), (1, 1, 1, 1, 0, 0), k=3)  # 2 of the top 3; 4 relevant judged
     assert metric_value(p, "precision").value == pytest.approx(2 / 3)
-    assert _one(p, "precision", 0.5) == ["answered_recall"]  # 2 / 4
+    # 2 / 4: precision_over_relevant supersedes answered_recall (the same number), which a
+    # question may still declare
+    assert _one(p, "precision", 0.5) == ["precision_over_relevant"]
+    assert _one(p, "precision", 0.5, ("answered_recall",)) == ["answered_recall"]
     assert _one(p, "precision", 0.6) == ["k_ignored"]  # 3 / 5
 
 

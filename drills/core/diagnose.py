@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from drills.core.exact import Exact, decimal_text
+from drills.core import binary_metrics as bm
+from drills.core import cascade_metrics as cm
+from drills.core.exact import Exact, decimal_text, fraction_text
 from drills.core.explain import row_text, value_line
+from drills.core.measures import MEASURED, measure
 from drills.core.metrics import (
     STANDARD,
     ProblemError,
@@ -24,6 +27,7 @@ from drills.core.metrics import (
 )
 from drills.core.questions import Problem, Question, Tolerance
 from drills.core.slips import SLIPS, Case, Slip
+from drills.core.slips.binary import denominator_text
 
 Misconception = Slip  # the name the front ends and older code use
 CATALOG: dict[str, Slip] = SLIPS
@@ -68,11 +72,17 @@ def same(a: Decimal, b: Decimal) -> bool:
 
 
 def slip_values(case: Case) -> tuple[Variant, ...]:
-    """Every slip that applies to ``case`` with its value, those equal to the answer left out."""
+    """Every slip that applies to ``case`` with its value, those equal to the answer left out.
+
+    An older id superseded by a newer one of the same value (answered_recall by
+    precision_over_relevant) is left out when the newer one is checked too.
+    """
     values = _all_values(case.problem, case.metric, case.graded)
-    if not case.declared:
-        return values
-    return tuple(v for v in values if v.misconception.id in case.declared)
+    if case.declared:
+        values = tuple(v for v in values if v.misconception.id in case.declared)
+    return tuple(v for v in values if not any(
+        v.misconception.id in w.misconception.supersedes and same(v.value.decimal(), w.value.decimal())
+        for w in values))
 
 
 @lru_cache(maxsize=1024)  # generators, narrowing and grading ask about the same items
@@ -110,6 +120,8 @@ def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
     Only the tables the asked ``metric`` uses are searched: IDCG's for an IDCG question.
     A slip that is another quantity (or a one-number question) gets the right value's line.
     """
+    if m.step is not None:
+        return m.step(problem, metric)
     f = m.formula
     if f is None or metric not in TABLE_METRICS:
         return value_line(problem, metric)
@@ -135,7 +147,10 @@ def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
 
 
 def _pointer(problem: Problem, metric: str, learner: float) -> str | None:
-    """For an unmatched miss: the first rank at which the running total passes the answer."""
+    """For an unmatched miss: the first rank at which the running total passes the answer
+    (the terms and the denominator for the binary metrics beyond NDCG)."""
+    if metric in MEASURED:
+        return measured_pointer(problem, metric, learner)
     if metric not in ("dcg", "ndcg", "idcg"):
         return None
     sol = solve(problem)
@@ -151,6 +166,42 @@ def _pointer(problem: Problem, metric: str, learner: float) -> str | None:
                     f"{decimal_text(row.running, 6)}. Discounts like log2(3) = 1.585 are where "
                     "hand computations usually slip.")
     return None
+
+
+def measured_pointer(problem: Problem, metric: str, learner: float) -> str:
+    """The pointer for an unmatched miss on a metric beyond NDCG: the terms and what divides
+    them (binary metrics), or the first rank where the running total passes the answer."""
+    result = measure(problem, metric)
+    if isinstance(result, cm.CascadeResult):
+        name = metric.upper()
+        row = next((r for r in result.rows if float(r.running) >= learner - 1e-12), None)
+        if row is None:
+            return f"{name} adds up to {result.text} over all {len(result.rows)} ranks: check each row's term."
+        what = "R" if metric == "err" else "r"
+        return (f"Check rank {row.rank}: grade {row.grade}, {what} = {fraction_text(row.stop)}, "
+                f"weight {fraction_text(row.reach)}, term {fraction_text(row.contribution)}; "
+                f"running {name} {decimal_text(Decimal(row.running.numerator) / row.running.denominator, 6)}.")
+    if isinstance(result, bm.MeanResult):
+        what = "AP" if metric == "map" else "RR"
+        return (f"{result.label} is the mean of the {len(result.per_query)} queries' {what}s "
+                f"({', '.join(r.text for r in result.per_query)}); a query with nothing "
+                "relevant retrieved counts 0.")
+    hits = result.rows[-1].hits if result.rows else 0
+    top = result.relevant_total if metric == "rprec" else result.k if result.k is not None else len(result.rows)
+    if metric == "ap":
+        terms = [r for r in result.rows if r.counts]
+        where = ", ".join(str(r.rank) for r in terms) or "none"
+        sums = " + ".join(fraction_text(r.precision) for r in terms) or "0"
+        return (f"AP adds P@i at the relevant ranks ({where}): {sums} = {fraction_text(result.numerator)}, "
+                f"and divides by {denominator_text(result)}.")
+    if metric in ("rr", "hit"):
+        first = next((r.rank for r in result.rows if r.relevant), None)
+        at = f"the first relevant document is at rank {first}" if first else "no relevant document is ranked"
+        return f"{result.label}: {at}{'' if result.k is None else f' (looking at the top {result.k})'}."
+    over = {"precision": f"k = {result.denominator}",
+            "recall": f"R = {result.relevant_total}, every relevant judged document",
+            "rprec": f"R = {result.relevant_total}"}[metric]
+    return f"{hits} relevant in the top {top}; {result.label} divides by {over}."
 
 
 def _closest(hits: list[tuple[float, Variant]]) -> list[tuple[float, Variant]]:

@@ -7,7 +7,17 @@ the worked example.
 
 from __future__ import annotations
 
-from drills.core.slips import convention, cutoff, discount, gain, ideal, labels, quantity  # noqa: F401
+from drills.core.slips import (  # noqa: F401
+    binary,
+    cascade,
+    convention,
+    cutoff,
+    discount,
+    gain,
+    ideal,
+    labels,
+    quantity,
+)
 from drills.core.slips.registry import FAMILIES, SLIPS, Case, Slip, put_in_order, slips_for
 
 put_in_order()

@@ -1,11 +1,15 @@
-"""Discount slips: log2(i), log2(i + 2), the rank itself, ln, and ranks counted from 0."""
+"""Discount slips: log2(i), log2(i + 2), the rank itself, ln, and ranks counted from 0 (also in RR
+and MRR: 1/(r - 1))."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from drills.core.binary_metrics import MeanResult
 from drills.core.exact import Exact, LogSum
+from drills.core.measures import measure
 from drills.core.metrics import Formula, ProblemError, metric_value
+from drills.core.questions import Problem
 from drills.core.slips.registry import NDCG_FAMILY, Case, formula_slip, slip
 
 ONE_RANK = ("discount", "contribution", "discount_ratio")
@@ -42,17 +46,30 @@ formula_slip(
 @slip("zero_based_rank", "ranks counted from 0",
       "You counted ranks from 0, so rank i went into the formula as i - 1: a discount of "
       "log2(i) instead of log2(i + 1). Ranks count from 1: rank 1's discount is log2(2) = 1.",
-      metrics=("rr", *ONE_RANK), family="discount", short="counting ranks from 0",
+      metrics=("rr", "mrr", *ONE_RANK), family="discount", short="counting ranks from 0",
       descriptions={
           "rr": "You counted ranks from 0, so the first relevant document at rank r gave 1/(r - 1). "
                 "Reciprocal rank is 1 / its 1-based rank: 1 at rank 1, 1/2 at rank 2.",
+          "mrr": "You counted ranks from 0, so a query whose first relevant document is at rank r "
+                 "gave 1/(r - 1). Reciprocal rank is 1 / its 1-based rank: 1 at rank 1.",
       })
 def zero_based_rank(case: Case) -> Exact | None:
-    if case.metric == "rr":
-        p = case.problem
-        first = next((r for r, g in enumerate(p.relevance[: p.cutoff], start=1) if g > 0), None)
-        return None if first is None or first == 1 else LogSum.of(Fraction(1, first - 1))
+    if case.metric in ("rr", "mrr"):
+        return _zero_based_rr(case.problem, case.metric)
     try:
         return metric_value(case.problem, case.metric, Formula(discount="zero_based"))
     except (ZeroDivisionError, ProblemError):  # rank 1 counted from 0 has discount log2(1) = 0
         return None
+
+
+def _zero_based_rr(problem: Problem, metric: str) -> Exact | None:
+    """RR (or MRR) with each first relevant rank r taken as r - 1, from the engine's rows
+    (so the relevance threshold and k apply). None when a query's first hit is at rank 1
+    (1/0: nobody writes that down) or no query has a hit (0 either way)."""
+    result = measure(problem, metric)
+    per = result.per_query if isinstance(result, MeanResult) else (result,)
+    firsts = [r.denominator if r.exact > 0 else None for r in per]  # type: ignore[union-attr]
+    if 1 in firsts or all(f is None for f in firsts):
+        return None
+    total = sum((Fraction(1, f - 1) for f in firsts if f is not None), Fraction(0))
+    return LogSum.of(total / len(firsts))

@@ -7,6 +7,10 @@ come from the same exact engine as the answer, so a slip's value, the grade and 
 worked steps cannot disagree. The ids are public output (transcripts, --json, stats):
 never rename one. Registration order is the tie-break order when two slips give the
 same number.
+
+Two ids may name the same formula when a newer, more specific id supersedes an older one
+(``supersedes``): the older stays registered (its id is public: old transcripts, stats,
+packs that declare it) and is named only where the newer one is not checked.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class Case:
 
 
 Compute = Callable[[Case], "Exact | None"]
+Step = Callable[[Problem, str], str]
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,11 @@ class Slip:
     # a better description for some metrics (a gain ratio is not "DCG / IDCG")
     descriptions: Mapping[str, str] = field(default_factory=dict)
     short: str = ""  # "the 1/i discount": for "0.4118 would be the 1/i discount"
+    # the right step for a diagnosis (what the right computation does here), when the
+    # value's one-line equation says too little; None: the generic step
+    step: Step | None = None
+    # older ids for the same formula: named only when this one is not checked
+    supersedes: tuple[str, ...] = ()
 
     def applies(self, case: Case) -> bool:
         if case.declared and self.id not in case.declared:
@@ -96,7 +106,8 @@ def formula_slip(id: str, title: str, description: str, formula: Formula, *,  # 
 
 def slip(id: str, title: str, description: str, *, metrics: tuple[str, ...],  # noqa: A002
          gains: tuple[str, ...] = ALL_GAINS, family: str = "", formula: Formula | None = None,
-         descriptions: Mapping[str, str] | None = None, short: str = "") -> Callable[[Compute], Compute]:
+         descriptions: Mapping[str, str] | None = None, short: str = "", step: Step | None = None,
+         supersedes: tuple[str, ...] = ()) -> Callable[[Compute], Compute]:
     """Decorator: register ``compute(case)`` (the slip's value, or None) under ``id``.
 
     ``formula``, when given, is the formula the slip amounts to on DCG-like tables, so
@@ -105,14 +116,18 @@ def slip(id: str, title: str, description: str, *, metrics: tuple[str, ...],  # 
 
     def deco(compute: Compute) -> Compute:
         _add(Slip(id, title, description, metrics, formula=formula, compute=compute, gains=gains,
-                  family=family, descriptions=dict(descriptions or {}), short=short))
+                  family=family, descriptions=dict(descriptions or {}), short=short, step=step,
+                  supersedes=supersedes))
         return compute
 
     return deco
 
 
-# The tie-break order of the families (within one: registration order).
-FAMILIES = ("convention", "gain", "discount", "ideal", "cutoff", "quantity", "labels")
+# The tie-break order of the families (within one: registration order). A metric's own
+# formula slips (binary: AP, P, R, MRR, MAP; cascade: ERR, RBP) come before the generic
+# cut-off and other-quantity ones, so precision_over_relevant is named before answered_recall.
+FAMILIES = ("convention", "gain", "discount", "ideal", "binary", "cascade", "cutoff", "quantity",
+            "labels")
 
 
 def put_in_order() -> None:
