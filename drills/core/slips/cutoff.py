@@ -18,7 +18,8 @@ formula_slip(
       "You ignored the cut-off: DCG over the whole ranking and IDCG over the whole judged "
       "pool. @k cuts both at rank k; documents below it do not count on either side.",
       # on DCG alone it is dcg_not_truncated, on IDCG alone ideal_not_truncated
-      metrics=("ndcg", "delta_ndcg", "ndcg_difference", "rr", "precision", "hit"), family="cutoff", short="ignoring k",
+      metrics=("ndcg", "delta_ndcg", "ndcg_difference", "rr", "precision", "hit", "recall", "ap", "map",
+               "mrr", "err"), family="cutoff", short="ignoring k",
       formula=Formula(truncate_dcg=False, ideal="untruncated"),
       descriptions={
           "rr": "You ignored the cut-off: RR@k only looks at the top k, and is 0 when no relevant "
@@ -26,6 +27,15 @@ formula_slip(
           "precision": "You ignored the cut-off: P@k counts the relevant documents in the top k "
                        "and divides by k.",
           "hit": "You ignored the cut-off: Hit@k only looks at the top k.",
+          "recall": "You ignored the cut-off: R@k counts the relevant documents in the top k only "
+                    "(still over R).",
+          "ap": "You ignored the cut-off: AP@k sums the precisions at the relevant ranks within "
+                "the top k only.",
+          "map": "You ignored the cut-off: each query's AP@k sums the precisions at the relevant "
+                 "ranks within its top k only.",
+          "mrr": "You ignored the cut-off: a query whose first relevant document is below rank k "
+                 "scores 0 in MRR@k.",
+          "err": "You ignored the cut-off: ERR@k stops summing at rank k.",
       })
 def k_ignored(case: Case) -> Exact | None:
     if case.problem.k is None:
