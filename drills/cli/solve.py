@@ -23,8 +23,8 @@ from drills.core.questions import AP_CONVENTION_NAMES, SOLVE_METRICS
               help="The query's full judged pool, e.g. 3,2,1,0 (default: the ranked list itself).")
 @click.option("--gain", type=click.Choice(["exponential", "linear"]), default="exponential",
               show_default=True, help="NDCG's gain: 2^rel - 1 (exponential) or rel (linear).")
-@click.option("--threshold", type=click.IntRange(1, 20), default=1, show_default=True, metavar="T",
-              help="Binary metrics count a document relevant when its grade >= T (trec_eval -l).")
+@click.option("-l", "--threshold", type=click.IntRange(1, 20), default=1, show_default=True, metavar="T",
+              help="Binary metrics count a document relevant when its grade >= T (trec_eval's -l T).")
 @click.option("--denominator", type=click.Choice(AP_CONVENTION_NAMES), default="R", show_default=True,
               help="AP's denominator: R (relevant in the pool: trec_eval map), min_k_R (ml_metrics "
                    "apk) or retrieved (relevant retrieved: scikit-learn).")

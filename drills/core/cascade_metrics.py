@@ -57,11 +57,16 @@ class CascadeResult(_ExactFraction):
     def working(self) -> str:
         """The one-line worked equation."""
         note = f" ({self.note})" if self.note else ""
-        terms = sum_text([fraction_text(r.contribution) for r in self.rows if r.contribution])
+        parts = [fraction_text(r.contribution) for r in self.rows if r.contribution]
+        terms = sum_text(parts)
+        if len(parts) <= 1:  # one term (or none) is the total: say it once
+            terms = self.shown
         if self.metric == "rbp":
             residual = f"; residual p^{len(self.rows)} = {fraction_text(self.residual or Fraction(0))}"
-            return f"{self.label} = {terms} = {self.shown}{residual}{note}"
-        return f"{self.label} = {terms} = {self.shown}{note}"
+            total = "" if terms == self.shown else f" = {self.shown}"
+            return f"{self.label} = {terms}{total}{residual}{note}"
+        total = "" if terms == self.shown else f" = {self.shown}"
+        return f"{self.label} = {terms}{total}{note}"
 
 
 def _top_grade(ranking: tuple[int, ...], judged: Sequence[int] | None, max_grade: int | None) -> int:
