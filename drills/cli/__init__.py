@@ -28,11 +28,13 @@ COMMANDS: dict[str, str] = {
     "config": "drills.cli.config:config",
     "completion": "drills.cli.complete:completion",
     "docs": "drills.cli.docs:docs",
+    "code": "drills.cli.coding:code",
 }
 
 
 # One line each for `drills --help`, so the list is never cut with "...".
 SHORT_HELP: dict[str, str] = {
+    "code": "The coding round: implement a metric, graded on hidden cases.",
     "completion": "Print a shell completion script (bash, zsh, fish).",
     "config": "Show the settings in force; config path, config init.",
     "docs": "Read the documentation in the terminal.",

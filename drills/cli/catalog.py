@@ -16,8 +16,20 @@ from drills.cli.common import fail
 from drills.core.questions import Question
 
 
-def load_questions(pack_args: Sequence[str]) -> list[Question]:
-    """The questions of the chosen packs; broken packs cost one stderr line each."""
+def load_questions(pack_args: Sequence[str], topics: Sequence[str] | None = None) -> list[Question]:
+    """The questions of the chosen packs; broken packs cost one stderr line each.
+
+    ``topics`` given (practice, mock, worksheets): coding questions, which need an editor
+    and a few minutes each, come only when asked for, by a pack named with --pack or their
+    topic named with --topic; a plain ``drills`` session stays quick.
+    """
+    questions = _load(pack_args)
+    if topics is None or pack_args:
+        return questions
+    return [q for q in questions if q.kind != "code" or q.topic in topics]
+
+
+def _load(pack_args: Sequence[str]) -> list[Question]:
     from drills.packs import discover
     from drills.packs.errors import shown
     from drills.packs.load import resolved

@@ -60,7 +60,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     check_count(count)
     check_seed(seed)
     check_difficulty(difficulty)
-    questions = load_questions(packs)
+    questions = load_questions(packs, topics)
     if generators:
         from drills.core.generators import REGISTRY
 

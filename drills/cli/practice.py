@@ -111,7 +111,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     check_difficulty(difficulty)
     tol = tolerance_option(tolerance)
     store = open_store()
-    questions = load_questions(packs)
+    questions = load_questions(packs, topics)
     check_topics(topics, questions)
     from drills.cli.sessions import first_run, ramp, shortfall, welcome_text
 
@@ -210,7 +210,7 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
     if feedback not in ("end", "brief", "full", *FEEDBACK_ALIASES):
         fail(f"unknown --feedback {feedback!r} (choices: end, brief, full)")
     store = open_store()
-    questions = load_questions(packs)
+    questions = load_questions(packs, ())
     seed = pick_seed(seed)
     items = _mock_mix(questions, seed, count)
     if not items:

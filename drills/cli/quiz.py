@@ -113,6 +113,12 @@ def _interval_hint(store: Any) -> Any:
     return hint
 
 
+def _grade_code(question: Any, source: str) -> Any:
+    from drills.cli.coding import grade
+
+    return grade(question, source)
+
+
 def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, options: dict[str, Any],
                  transcript: str | None = None, per_question: float | None = None,
                  minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
@@ -131,7 +137,8 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
                                      feedback=FEEDBACK_ALIASES.get(feedback, feedback),
                                      seconds=per_question, minutes=minutes, tolerance=tolerance,
                                      seed=None if store_mode == "review" else seed,  # review: no --seed
-                                     pause=interactive, offset=offset, limits=limits))
+                                     pause=interactive, offset=offset, limits=limits),
+                      code_grader=_grade_code)
     recorder = None
     code = Exit.OK
     try:

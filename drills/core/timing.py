@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from drills.core.questions import Question
 
 BASE_SECONDS = 90.0
-KIND_WEIGHT = {"choice": 0.5, "numeric": 1.0, "concept": 1.5}
+KIND_WEIGHT = {"choice": 0.5, "numeric": 1.0, "concept": 1.5, "code": 5.0}  # code: write a function
 
 
 def mock_limits(items: Sequence[Question], minutes: float | None = None) -> tuple[float, ...]:

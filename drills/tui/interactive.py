@@ -23,6 +23,7 @@ from prompt_toolkit.keys import Keys
 from drills.session import Session, Summary
 from drills.tui import CONCEPT_END, OnRecord, Output, Signalled, settle, warm_up
 from drills.tui.capped import CappedParser, Overflow
+from drills.tui.codeinput import END, editor, typed_code
 from drills.tui.keys import AnswersOnly, CommandCompleter, keys_hint, progress_bar
 from drills.tui.render import Style, clock_text, display_width, use_color
 
@@ -101,6 +102,8 @@ class Interactive:
         self.overflow = Overflow(session.input_limit)
         keys = KeyBindings()
         concept = Condition(lambda: self._concept_answer())
+        code = Condition(lambda: self._code_answer())
+        self.edited = -1  # the question index the editor was last opened for
         full = Condition(lambda: len(self.prompt.default_buffer.text) >= session.input_limit())
 
         @keys.add(Keys.Any, filter=full)
@@ -126,6 +129,16 @@ class Interactive:
             else:
                 buf.insert_text("\n")
 
+        @keys.add("enter", filter=code)
+        def _code_enter(event: Any) -> None:  # a typed function ends with a line :end
+            buf = event.current_buffer
+            doc = buf.document
+            single = "\n" not in doc.text and doc.text.lstrip().startswith(":")
+            if single or doc.current_line.strip() == END:
+                buf.validate_and_handle()
+            else:
+                buf.insert_text("\n")
+
         note = None
         if history is None:
             history, note = _history()
@@ -133,7 +146,7 @@ class Interactive:
             history=AnswersOnly(history, self._is_answer),
             completer=CommandCompleter(), complete_while_typing=False,
             input=input, output=output, key_bindings=keys,
-            multiline=concept,
+            multiline=concept | code,
             prompt_continuation=lambda width, line, wrap: "...".rjust(width - 1) + " ",
             bottom_toolbar=self.toolbar,
             refresh_interval=0.5,
@@ -152,6 +165,35 @@ class Interactive:
         q = self.session.current()
         s = self.session
         return q is not None and q.kind == "concept" and not s.awaiting_grade and not s.waiting
+
+    def _code_answer(self) -> bool:
+        q = self.session.current()
+        s = self.session
+        return q is not None and q.kind == "code" and not s.waiting
+
+    def _editor_text(self) -> str | None:
+        """Open the learner's editor on the question's file; its text, or None (no editor,
+        the file left as the scaffold, or the editor failed: said why)."""
+        from drills.tui.codeinput import EditorError, code_file, edit, editor
+
+        q = self.session.current()
+        command = editor()
+        if q is None:
+            return None
+        if command is None:
+            self.out.echo(f"No editor: set $VISUAL or $EDITOR, or type the function here, ending "
+                          f"with a line {END}")
+            return None
+        self.edited = self.session.index
+        try:
+            text = edit(q, command)
+        except EditorError as exc:
+            self.out.echo(f"{exc}; type the function here instead, ending with a line {END}")
+            return None
+        if text is None:
+            self.out.echo(f"{code_file(q)} is unchanged: :edit opens it again, or type the function "
+                          f"here, ending with a line {END} (:skip moves on)")
+        return text
 
     def toolbar(self) -> Any:
         s = self.session
@@ -267,7 +309,17 @@ class Interactive:
             if self.signalled is not None:
                 raise Signalled(self.signalled)
             try:
-                text = await self._ask()
+                text = None
+                if self._code_answer() and self.edited != s.index and editor() is not None:
+                    text = self._editor_text()  # first sight of a code question: the editor
+                if text is None:
+                    text = await self._ask()
+                    if self._code_answer() and text.strip() == ":edit":
+                        text = self._editor_text()
+                        if text is None:
+                            continue
+                    elif self._code_answer():
+                        text = typed_code(text.splitlines()) or text
                 dropped, self.overflow.dropped = self.overflow.dropped, 0
                 events = s.too_long(len(text) + dropped) if dropped else s.submit(text)
             except _TimeUp as up:

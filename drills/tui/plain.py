@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from drills.session import Session, Summary
 from drills.tui import PLAIN_END, OnRecord, Output
+from drills.tui.codeinput import END, typed_code
 from drills.tui.render import Style, use_color
 
 
@@ -27,17 +28,26 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
     # thread would only compete with grading them (and hold the exit until it finished).
     source = lines if lines is not None else _stdin_lines()
     echo_input = lines is None and not _isatty(sys.stdin)  # piped answers: show them in the log
+    pending: list[str] = []  # a code answer's lines, until a line :end
     try:
         for line in source:
             text = line.rstrip("\r\n")
             if echo_input:
                 out.echo(f"> {text}")
+            if _code_line(session, pending, text):
+                pending.append(text)
+                code = typed_code(pending)
+                if code is None:
+                    continue
+                pending, text = [], code
             out.emit(session.submit(text))
             if out.failure is not None:  # nothing graded is lost silently: stop here
                 _stop(session, out)
                 break
             if session.finished:
                 break
+        if pending and not session.finished:  # a code answer piped without :end
+            out.emit(session.submit("\n".join(pending) + "\n"))
         if not session.finished:  # EOF: end cleanly with what was answered
             _end(session, out)
     except KeyboardInterrupt:
@@ -45,6 +55,14 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
             _end(session, out)
     assert out.summary is not None
     return out.summary
+
+
+def _code_line(session: Session, pending: list[str], text: str) -> bool:
+    """Is ``text`` a line of a code answer (not a command before it starts)?"""
+    q = session.current()
+    if q is None or q.kind != "code" or session.waiting:
+        return False
+    return bool(pending) or not text.strip().startswith(":") or text.strip() == END
 
 
 def _stdin_lines() -> Iterable[str]:

@@ -1,0 +1,78 @@
+"""Getting a code answer: the learner's editor on a scaffold file, or lines ending with :end.
+
+The scaffold lives in ``$DRILLS_HOME/code/<question id>.py`` and is kept, so ``:edit``
+(or a later session, or ``drills code ID``) reopens what was written. The editor is
+``$VISUAL`` or ``$EDITOR``, run as a command line (``code --wait``, ``vim``) on the file.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+from drills.core.questions import Question
+
+END = ":end"  # a typed code answer ends with this line
+
+
+def editor() -> list[str] | None:
+    """The editor's command line from $VISUAL or $EDITOR (None: neither is set)."""
+    for name in ("VISUAL", "EDITOR"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                words = [value]
+            if words:
+                return words
+    return None
+
+
+def code_file(question: Question) -> Path:
+    from drills.paths import home
+
+    safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in question.id)
+    return home() / "code" / f"{safe}.py"
+
+
+def scaffold_file(question: Question) -> Path:
+    """The question's file, written with the scaffold unless it is already there."""
+    from drills.core.codetext import scaffold
+
+    path = code_file(question)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(scaffold(question), encoding="utf-8")
+    return path
+
+
+class EditorError(RuntimeError):
+    """The editor could not be started or the file not read: a one-line reason."""
+
+
+def edit(question: Question, command: list[str]) -> str | None:
+    """Open the question's file in ``command``; its text afterwards, or None when the learner
+    left the scaffold as it was (nothing to grade)."""
+    from drills.core.codetext import scaffold
+
+    try:
+        path = scaffold_file(question)
+        subprocess.run([*command, str(path)], check=False)
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError as exc:
+        raise EditorError(f"cannot start the editor {command[0]!r}: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise EditorError(f"cannot open the code file: {exc.strerror or exc}") from None
+    if text.strip() == scaffold(question).strip():
+        return None
+    return text
+
+
+def typed_code(lines: list[str]) -> str | None:
+    """The code typed so far when its last line is :end (None: not finished yet)."""
+    if not lines or lines[-1].strip() != END:
+        return None
+    return "\n".join(lines[:-1]) + "\n"
