@@ -20,6 +20,7 @@ BENCHES = {
     "packs": "bench.bench_packs:bench_packs",
     "store": "bench.bench_store:bench_stats_100k",
     "input": "bench.bench_input:bench_input",
+    "runner": "bench.bench_runner:bench_runner",
     "trec": "bench.bench_trec:bench_trec",
 }
 
