@@ -150,7 +150,7 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
              Exit.FAILED)
     opts = left.options
     ids = [str(i) for i in opts.get("plan") or []]
-    questions = load_questions(tuple(opts.get("packs") or ()))
+    questions = load_questions(tuple(opts.get("packs") or ()), tuple(opts.get("topics") or ()))
     by_id: dict[str, Question] = {}
     for q in questions:
         by_id.setdefault(q.id, q)
