@@ -178,9 +178,13 @@ def _explains(slip: Any, case_type: Any, task: CodeTask, valued: list[tuple[Hidd
 
 def case_text(report: CaseReport) -> str:
     """One line for a failed case: the call, the exact expected value, what came back."""
-    args = ", ".join(f"{k}={v}" for k, v in report.call.items())
-    want = ("(not computable)" if report.expected is None
-            else f"{report.expected.text} = {decimal_text(report.expected.decimal(), 10)}")
+    args = ", ".join(f"{k}={_short(v)}" for k, v in report.call.items())
+    if report.expected is None:
+        want = "(not computable)"
+    else:
+        value = decimal_text(report.expected.decimal(), 10)
+        exact = report.expected.text
+        want = value if len(exact) > 60 or exact == value else f"{exact} = {value}"
     got = report.error or repr(report.got)
     edge = f" [{EDGES[report.edge]}]" if report.edge else ""
     return f"{args}{edge}: expected {want}, got {got}"
@@ -192,7 +196,7 @@ def outcome_of(question: Question, source: str, result: CodeResult) -> Any:
     An error or a timeout is recorded as wrong (the store's verdicts); its message says which.
     """
     from drills.core.checking import Outcome
-    from drills.core.explain import worked_steps
+    from drills.core.explain import Layout, worked_steps
 
     first = result.first_failure
     lines = [f"{'Correct' if result.verdict == 'correct' else 'Wrong'}: {result.message}."]
@@ -205,9 +209,20 @@ def outcome_of(question: Question, source: str, result: CodeResult) -> Any:
         task: CodeTask = question.task
         index = list(result.cases).index(first)
         problem = problem_for(task, all_cases(question)[index].call)
-        steps = f"The first failed case, worked:\n{worked_steps(problem, task.metric)}"
+        layout = Layout(max_rows=12, exact_width=120)  # a 500-document case stays readable
+        steps = f"The first failed case, worked:\n{worked_steps(problem, task.metric, layout)}"
     expected = first.expected.text if first is not None and first.expected is not None else ""
     return Outcome(question, source, "correct" if result.verdict == "correct" else "wrong",
                    "\n".join(lines), expected,
                    expected_value=first.expected.value if first is not None and first.expected else None,
                    misconceptions=result.misconceptions, diagnosis=result.explanations, steps=steps)
+
+
+def _short(value: Any, most: int = 12) -> str:
+    """A long list as its first and last items and its length (--json has it whole)."""
+    if isinstance(value, list) and len(value) > most:
+        head = ", ".join(_short(v) for v in value[:8])
+        return f"[{head}, ..., {_short(value[-1])}] ({len(value)} items)"
+    if isinstance(value, list):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    return repr(value)
