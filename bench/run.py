@@ -20,6 +20,7 @@ BENCHES = {
     "packs": "bench.bench_packs:bench_packs",
     "store": "bench.bench_store:bench_stats_100k",
     "input": "bench.bench_input:bench_input",
+    "code": "bench.bench_code:bench_code",
     "runner": "bench.bench_runner:bench_runner",
     "trec": "bench.bench_trec:bench_trec",
 }
