@@ -78,3 +78,36 @@ def ap(ranking, k=None, judged=None, convention="R", threshold=1):
 def mean(values):
     values = list(values)
     return sum(values, Fraction(0)) / len(values)
+
+
+# ------------------------------------------------------------------------- a problem's value
+METRICS = ("precision", "recall", "rprec", "hit", "rr", "ap", "err", "map", "mrr")
+
+
+def value_of(problem, metric):
+    """The value of ``metric`` for anything shaped like a drills Problem (relevance, judged,
+    k, threshold, convention, max_grade, queries), from the functions above only (ERR from
+    the naive cascade reference)."""
+    p = problem
+    queries = p.queries or (p,)
+    if metric == "map":
+        return mean(ap(q.relevance, p.k, q.judged, p.convention, p.threshold) for q in queries)
+    if metric == "mrr":
+        return mean(rr(q.relevance, p.k, p.threshold) for q in queries)
+    if metric == "ap":
+        return ap(p.relevance, p.k, p.judged, p.convention, p.threshold)
+    if metric == "precision":
+        return precision(p.relevance, p.k, p.threshold)
+    if metric == "recall":
+        return recall(p.relevance, p.k, p.judged, p.threshold)
+    if metric == "rprec":
+        return r_precision(p.relevance, p.judged, p.threshold)
+    if metric == "hit":
+        return hit(p.relevance, p.k, p.threshold)
+    if metric == "rr":
+        return rr(p.relevance, p.k, p.threshold)
+    if metric == "err":
+        from tests.cascade_reference import err
+
+        return err(p.relevance, p.k, p.max_grade)
+    raise ValueError(metric)

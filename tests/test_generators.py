@@ -21,6 +21,8 @@ from drills.core.questions import TOPICS, Question, Source
 from drills.session import QuestionShown
 from drills.tui.render import Style, render
 
+from . import metrics_reference as metrics_ref
+
 PUBLIC = {
     "ndcg-hand": {"n", "k", "metric", "max_rel", "gain", "ties", "unretrieved"},
     "swap-delta": {"n", "max_rel", "gain", "k"},
@@ -31,6 +33,12 @@ PUBLIC = {
     "gain-ratio": {"max_rel", "consecutive"},
     "discount-at-rank": {"max_rank", "ask"},
     "edge-case": {"case", "n", "max_rel", "gain", "k"},
+    "ap-hand": {"n", "k", "convention", "max_rel", "threshold", "unretrieved"},
+    "map-queries": {"queries", "n", "k"},
+    "precision-recall": {"n", "k", "metric", "unretrieved"},
+    "mrr-queries": {"queries", "n", "k"},
+    "err-hand": {"n", "k", "max_rel"},
+    "map-vs-ndcg": {"n", "max_rel", "gain", "k", "case"},
 }
 
 # Parameter sets that between them reach every choice of every parameter.
@@ -69,6 +77,15 @@ CONFIGS: list[tuple[str, dict]] = [
     ("edge-case", {"case": "nothing-relevant", "k": "random"}),
     ("edge-case", {"case": "all-equal", "gain": "linear", "n": 12, "max_rel": 4}),
     ("edge-case", {"case": "perfect", "n": 2, "max_rel": 1, "k": 1}),
+    # the metrics beyond NDCG (more configurations in test_generators_metrics.py)
+    ("ap-hand", {}),
+    ("ap-hand", {"k": "random", "max_rel": 3, "threshold": 2}),
+    ("map-queries", {"k": "random"}),
+    ("precision-recall", {}),
+    ("precision-recall", {"metric": "rprec"}),
+    ("mrr-queries", {"k": "random"}),
+    ("err-hand", {"k": "random"}),
+    ("map-vs-ndcg", {}),
 ]
 
 
@@ -244,6 +261,19 @@ def check_item(q: Question, name: str) -> None:
         expected = float_metric(list(p.relevance), None, p.k, p.gain, q.metric, list(p.swap or ()))
         assert value.value == pytest.approx(expected, abs=1e-9)
         assert q.answer is not None and parse(q.answer).value == pytest.approx(expected, abs=1e-12)
+        return
+    if q.problem is not None and q.metric in metrics_ref.METRICS:  # beyond NDCG: the naive reference
+        p = q.problem
+        for query in p.queries or (p,):
+            assert grades_text(query.relevance) in q.prompt
+            if query.judged is not None:
+                assert grades_text(query.judged) in q.prompt
+        if p.k is not None:
+            assert f"@{p.k}" in q.prompt
+        value = metric_value(p, q.metric)
+        assert 0 <= value.value <= 1
+        assert value.value == pytest.approx(float(metrics_ref.value_of(p, q.metric)), abs=1e-12)
+        assert q.params["relevance"] == list(p.relevance)
         return
     if q.problem is not None:
         check_problem(q.problem)

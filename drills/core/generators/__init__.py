@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 # Importing the generator modules registers every generator.
-from drills.core.generators import compare, concepts, ranking  # noqa: F401
+from drills.core.generators import cascade, compare, concepts, precision, ranking, versus  # noqa: F401
 from drills.core.generators.registry import REGISTRY, Generator, Param, register
 
 __all__ = ["REGISTRY", "Generator", "Param", "register"]
