@@ -51,7 +51,8 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     \b
     Generators (used by packs' `generated` questions; see docs/generators.md):
       ndcg-hand, swap-delta, compare-rankings, binary-vs-graded, single-relevant,
-      ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case
+      ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case, ap-hand, map-queries,
+      precision-recall, mrr-queries, err-hand, map-vs-ndcg
     """
     from drills.core.plan import GenerationError, plan
 

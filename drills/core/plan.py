@@ -164,6 +164,19 @@ def _problem_json(q: Question) -> dict[str, Any]:
         out["swap"] = list(p.swap)
     if p.versus is not None:
         out["versus"] = list(p.versus)
+    # the metrics beyond NDCG: only the conventions that are not the defaults
+    if p.threshold != 1:
+        out["threshold"] = p.threshold
+    if q.metric in ("ap", "map"):
+        out["denominator"] = p.convention
+    if p.persistence is not None:
+        out["persistence"] = str(p.persistence)
+    if p.max_grade is not None:
+        out["max_grade"] = p.max_grade
+    if p.queries:
+        out["queries"] = [{"relevance": list(x.relevance),
+                           "judged": list(x.judged) if x.judged is not None else list(x.relevance)}
+                          for x in p.queries]
     return out
 
 
@@ -191,4 +204,8 @@ def item_json(q: Question) -> dict[str, Any]:
     elif q.kind == "concept":
         out["model_answer"] = q.model_answer
         out["key_points"] = list(q.key_points)
+    elif q.kind == "code":
+        out.update(function=q.function, signature=q.signature)
+    if q.code:
+        out["code"] = q.code
     return out
