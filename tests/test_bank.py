@@ -57,9 +57,16 @@ NO_GENERATOR_TOPICS: set[str] = set()  # every topic has a fitting generator
 
 # --------------------------------------------------------------------------- loading
 
+# The coding round's pack (code questions and find-the-bug snippets, not hand computation)
+# is checked by tests/test_coding_pack.py.
+OTHER_PACKS = {"coding"}
+
+
 def _load() -> dict[str, dict]:
     packs = {}
     for path in sorted(QUESTION_DIR.glob("*.yaml")):
+        if path.stem in OTHER_PACKS:
+            continue
         with path.open(encoding="utf-8") as fh:
             packs[path.stem] = yaml.safe_load(fh)
     return packs

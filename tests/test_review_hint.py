@@ -29,7 +29,8 @@ def test_a_review_shows_the_next_interval_for_each_grade(drills_home):
 
 
 def test_practice_records_each_answers_difficulty(drills_home):
-    CliRunner().invoke(cli, ["practice", "--count", "2", "--seed", "3"], input="0.5\n0.5\n")
+    # a seed whose first question takes a number (a new built-in pack changes what a seed picks)
+    CliRunner().invoke(cli, ["practice", "--count", "2", "--seed", "5"], input="0.5\n0.5\n")
     with sqlite3.connect(drills_home / "drills.db") as db:
         rows = db.execute("SELECT difficulty FROM attempts").fetchall()
     assert rows and all(d in ("easy", "medium", "hard") for (d,) in rows)
