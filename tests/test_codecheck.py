@@ -165,3 +165,19 @@ def test_json_shape_is_the_public_contract():
     case = data["cases"][0]
     assert set(case) == {"input", "expected", "got", "ok", "error"}
     assert set(case["input"]) == {"relevance", "k"} and set(case["expected"]) == {"exact", "value"}
+
+
+def test_lint_reports_a_code_case_the_engine_cannot_compute():
+    from drills.core.lint import lint_questions
+
+    task = CodeTask("err", ("relevance", "k"), max_grade=1, top_grade=3, cases=5)
+    report = lint_questions([question(task, "coding.err-bad")], seeds=1)
+    assert any("has no engine value" in e and "above the top grade" in e for e in report.errors), report
+
+
+def test_every_case_raising_zero_division_is_the_log2_rank_slip():
+    def crashes(rel, k):
+        return sum((2**g - 1) / math.log2(i) for i, g in enumerate(rel[:k], start=1))
+    result = check_code(question(NDCG), "", fake_run(crashes))
+    assert result.misconceptions == ("log2_rank",)
+    assert any("log2(1) = 0" in note for note in result.explanations)

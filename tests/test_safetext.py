@@ -100,7 +100,7 @@ def hostile_questions() -> list[Question]:
 def hostile(monkeypatch):
     questions = hostile_questions()
     for module in ("drills.cli.practice", "drills.cli.generate"):
-        monkeypatch.setattr(f"{module}.load_questions", lambda packs: list(questions))
+        monkeypatch.setattr(f"{module}.load_questions", lambda packs, topics=None: list(questions))
     monkeypatch.setattr("drills.cli.practice.check_topics", lambda topics, qs: None)
     return questions
 

@@ -143,8 +143,13 @@ def _diagnose(question: Question, cases: list[HiddenCase], reports: list[CaseRep
             why = ""
             if case.edge == "all_zero" and task.metric in ("ndcg", "idcg", "delta_ndcg"):
                 why = ": IDCG = 0, and drills (like scikit-learn, ranx and trec_eval) scores NDCG 0 there"
-            notes.append(f"{report.error.split(' (')[0]}{where}{why}.")
+            notes.append(f"{report.error.split(' (solution.py')[0]}{where}{why}.")
             break
+    if _crashes_at_rank_one(task, reports):
+        notes.append("log2_rank: every case raised ZeroDivisionError, whatever the grades: with ranks "
+                     "counted from 1, a discount of log2(i) is log2(1) = 0 at rank 1. The discount is "
+                     "log2(i + 1).")
+        return ("log2_rank",), tuple(notes)
     valued = [(c, r) for c, r in zip(cases, reports, strict=True) if r.got is not None and r.error is None]
     wrong = [(c, r) for c, r in valued if not r.ok]
     ids: list[str] = []
@@ -154,6 +159,16 @@ def _diagnose(question: Question, cases: list[HiddenCase], reports: list[CaseRep
                 ids.append(slip.id)
                 notes.append(f"{slip.id}: {slip.describe(task.metric)}")
     return tuple(ids), tuple(notes)
+
+
+def _crashes_at_rank_one(task: CodeTask, reports: list[CaseReport]) -> bool:
+    """log2(i) with 1-based i divides by log2(1) = 0 on every case: all raise ZeroDivisionError,
+    including cases with relevant documents (an all-zero list alone is another story)."""
+    if task.metric not in ("ndcg", "dcg", "idcg", "delta_ndcg") or len(reports) < 2:
+        return False
+    errors = [r.error or "" for r in reports]
+    return all(e.startswith("ZeroDivisionError") for e in errors) and any(
+        r.edge != "all_zero" for r in reports)
 
 
 def _explains(slip: Any, case_type: Any, task: CodeTask, valued: list[tuple[HiddenCase, CaseReport]]

@@ -56,7 +56,7 @@ def scaffold(question: Question) -> str:
         signature = "def " + signature
     if not signature.endswith(":"):
         signature += ":"
-    doc = [question.prompt.strip(), ""]
+    doc = [*question.prompt.strip().splitlines(), ""]
     examples = examples_text(question)
     if examples:
         doc += ["Examples:", *(f"    {e}" for e in examples), ""]

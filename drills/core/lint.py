@@ -58,6 +58,8 @@ class _Linter:
         if q.kind == "choice":
             right = sum(o.correct for o in q.options)
             return ([] if right == 1 else [f"{right} correct options (exactly one needed)"]), False
+        if q.kind == "code":
+            return _code_errors(q), False
         if q.kind != "numeric":
             return [], False
         tol = q.tolerance or Tolerance()
@@ -150,6 +152,20 @@ def _reference(q: Question) -> Any:
 
 def _grades(grades: Iterable[int]) -> str:
     return "[" + ", ".join(map(str, grades)) + "]"
+
+
+def _code_errors(q: Question) -> list[str]:
+    """Every hidden and visible case of a code question must have an engine value."""
+    from drills.core.codecheck import all_cases
+    from drills.core.codetask import problem_for
+    from drills.core.metrics import ProblemError, metric_value
+
+    for n, case in enumerate(all_cases(q), start=1):
+        try:
+            metric_value(problem_for(q.task, case.call), q.task.metric)
+        except (ProblemError, ZeroDivisionError, ValueError) as exc:
+            return [f"case {n} ({case.edge or 'random'}) has no engine value: {exc}"]
+    return []
 
 
 def _lists_in_prompt(q: Question) -> bool:

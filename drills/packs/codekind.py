@@ -163,6 +163,11 @@ def _plain(value: Any) -> bool:
 
 def _tolerance(c: Checker, item: dict, p: FieldPath) -> float | None:
     raw = item.get("tolerance", 1e-6)
+    if isinstance(raw, str):  # YAML 1.1 reads 1e-6 (no dot) as text
+        try:
+            raw = float(raw)
+        except ValueError:
+            pass
     if isinstance(raw, bool) or not isinstance(raw, int | float) or not 0 < raw < 0.1:
         c.err((*p, "tolerance"), "a code question's `tolerance` is one relative error, e.g. 1e-6")
         return None
