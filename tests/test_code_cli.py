@@ -118,3 +118,13 @@ def test_piped_practice_takes_code_ending_with_end_and_records_it(mini):
 def test_code_questions_stay_out_of_a_default_session(mini):
     res = run("practice", "--count", "40", "--seed", "2", input="")
     assert "ndcg_at_k" not in res.output
+
+
+def test_an_infinite_loop_gets_its_verdict_and_the_quiz_goes_on(mini):
+    loop = "def ndcg_at_k(relevance, k):\n    while True:\n        pass\n"
+    res = run("practice", "--pack", str(mini), "--topic", "coding", "--count", "2", "--seed", "5",
+              input=f"{loop}:end\na\n")
+    assert res.exit_code == 0, res.output
+    assert "Wrong: " in res.output and ("CPU" in res.output or "Timed out" in res.output)
+    assert "Question 2/2" in res.output  # the next question came
+    assert "Score: 0/2 correct" in res.output or "Score: 1/2 correct" in res.output  # both graded
