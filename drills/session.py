@@ -342,8 +342,12 @@ class Session:
         end = self.deadline()
         self._limit = None if end is None else max(0.0, end - self._shown_at)
         offset = self.options.offset
-        return QuestionShown(self.index + offset, len(self.items) + offset, self.items[self.index],
-                             self._limit)
+        q = self.items[self.index]
+        if q.kind == "numeric":  # narrowed when shown, not all at plan time (core/narrowing)
+            from drills.core.narrowing import prepared
+
+            q = self.items[self.index] = prepared(q)
+        return QuestionShown(self.index + offset, len(self.items) + offset, q, self._limit)
 
     def _reveal(self, text: str) -> list[Event]:
         q = self.items[self.index]

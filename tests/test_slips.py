@@ -178,11 +178,19 @@ def _no_slip_accepted(q: Question) -> int:
     return count
 
 
+def shown(q):
+    """A bank question as the session shows it: planned, then narrowed when shown."""
+    from drills.session import Session
+
+    session = Session([instantiate(q, random.Random(0))])
+    return session.start()[0].question
+
+
 def test_no_bank_question_accepts_a_slip_value():
     checked = 0
     for q in _bank():
         if q.kind == "numeric":
-            checked += _no_slip_accepted(instantiate(q, random.Random(0)))
+            checked += _no_slip_accepted(shown(q))
     assert checked > 100
 
 
@@ -224,7 +232,7 @@ def test_no_slip_inside_the_interval_for_any_problem_and_tolerance(ranked, extra
 def test_known_bank_cases_are_narrowed(qid, correct, slip, reason):
     q = next(q for q in _bank() if q.id == qid)
     assert q.tolerance is not None and q.tolerance.allowed(correct) >= abs(slip - correct)  # it accepted
-    built = instantiate(q, random.Random(0))
+    built = shown(q)
     assert built.narrowing is not None and built.narrowing.reason == reason
     assert built.decimals == 3 and built.tolerance == Tolerance(0.0005, 0.0)
     assert built.tolerance.allowed(correct) < abs(slip - correct) / 2
@@ -246,7 +254,7 @@ def test_a_prompt_asks_for_the_decimals_it_needs():
             seen += 1
     assert seen > 0
     at2 = next(q for q in _bank() if q.id == "worked-example-ndcg-at-2")
-    assert instantiate(at2, random.Random(0)).prompt == at2.prompt  # "to at least 3 places"
+    assert shown(at2).prompt == at2.prompt  # "to at least 3 places"
 
 
 def test_narrowing_is_computed_once_and_kept():

@@ -54,7 +54,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
       ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case, ap-hand, map-queries,
       precision-recall, mrr-queries, err-hand, map-vs-ndcg
     """
-    from drills.core.plan import GenerationError, plan
+    from drills.core.plan import GenerationError, plan, prepared_all
 
     if as_json and as_markdown:
         fail("choose one of --json and --markdown")
@@ -76,7 +76,8 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
         seed = pick_seed(None)
         click.echo(f"seed {seed} (rerun with --seed {seed} for the same sheet)", err=True)
     try:
-        items = plan(questions, seed=seed, count=count, topics=topics, difficulty=difficulty)
+        items = prepared_all(plan(questions, seed=seed, count=count, topics=topics,
+                                  difficulty=difficulty))
     except GenerationError as exc:
         fail(str(exc), 1)
     if not items:

@@ -48,14 +48,15 @@ def shuffle_options(question: Question, rng: random.Random) -> Question:
 
 def instantiate(template: Question, rng: random.Random) -> Question:
     """A concrete numeric/choice question from a generated template; fixed choice
-    questions get their options shuffled, fixed numeric ones a narrowed interval when
-    theirs would accept a slip; other questions pass through."""
+    questions get their options shuffled; other questions pass through.
+
+    A fixed numeric question is narrowed (its interval never holds a slip's value: see
+    core/narrowing) by ``prepared``, which the session calls when it shows the question
+    and ``drills generate`` calls for its whole sheet: so the first question of a session
+    does not wait for the slips of all the others.
+    """
     if template.kind == "choice":
         return shuffle_options(template, rng)
-    if template.kind == "numeric":  # its interval never holds a slip's value (core/narrowing)
-        from drills.core.narrowing import prepared
-
-        return prepared(template)
     if template.kind != "generated":
         return template
     gen = REGISTRY.get(template.generator or "")
@@ -178,6 +179,13 @@ def _problem_json(q: Question) -> dict[str, Any]:
                            "judged": list(x.judged) if x.judged is not None else list(x.relevance)}
                           for x in p.queries]
     return out
+
+
+def prepared_all(items: Sequence[Question]) -> list[Question]:
+    """Every item as it is asked: fixed numeric questions narrowed where they need it."""
+    from drills.core.narrowing import prepared
+
+    return [prepared(q) if q.kind == "numeric" else q for q in items]
 
 
 def item_json(q: Question) -> dict[str, Any]:

@@ -21,14 +21,22 @@ from pathlib import Path
 from typing import Any
 
 from drills import __version__
-from drills.core.codetask import CodeTask
 from drills.core.questions import Narrowing, Option, Problem, Question, Source, Tolerance
 from drills.packs.meta import PackMeta
 
 FORMAT = 3  # bump when a cached type changes shape
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
-                           (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta, CodeTask)}
+                           (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta)}
+_LAZY_TYPES = {"CodeTask": "drills.core.codetask"}  # imported when a cached pack has one
+
+
+def _type(name: str) -> type | None:
+    if name in _LAZY_TYPES and name not in _TYPES:
+        import importlib
+
+        _TYPES[name] = getattr(importlib.import_module(_LAZY_TYPES[name]), name)
+    return _TYPES.get(name)
 
 
 class CacheError(ValueError):
@@ -39,7 +47,7 @@ def encode(value: Any) -> Any:
     """A JSON-able form that keeps dataclasses, tuples and non-string dict keys apart."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         name = type(value).__name__
-        if name not in _TYPES:
+        if _type(name) is None:
             raise CacheError(f"cannot cache a {name}")
         return {"@": name, **{f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
     if isinstance(value, tuple):
@@ -68,7 +76,7 @@ def decode(value: Any) -> Any:
                 raise CacheError("a damaged fraction in the pack cache") from None
         if "@d" in value:
             return {decode(k): decode(v) for k, v in value["@d"]}
-        cls = _TYPES.get(value.get("@", ""))
+        cls = _type(value.get("@", ""))
         if cls is None:
             raise CacheError("unknown record in the pack cache")
         try:

@@ -13,7 +13,6 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from drills.core.binary_metrics import MeanResult
 from drills.core.exact import LogSum
 from drills.core.generators.common import (
     concrete,
@@ -27,7 +26,6 @@ from drills.core.generators.common import (
 )
 from drills.core.generators.measured import dec, pick, rate, replay, slips_asked
 from drills.core.generators.registry import Param, register
-from drills.core.measures import measure
 from drills.core.metrics import metric_value
 from drills.core.questions import Problem, Question
 
@@ -105,6 +103,9 @@ def mrr_queries(template: Question, params: Mapping[str, Any], rng: random.Rando
         f"{which}.",
         ask,
     ]
+    from drills.core.binary_metrics import MeanResult  # the engine's modules load on first use:
+    from drills.core.measures import measure  # the first question must appear fast
+
     result = measure(problem, "mrr")
     assert isinstance(result, MeanResult)
     hits = [r.exact for r in result.per_query if r.exact]
