@@ -23,6 +23,16 @@ TOPICS: tuple[str, ...] = (
     "conventions",
     "lambdarank",
     "coding",
+    "map-and-recall",
+    "mrr-and-err",
+    "online-evaluation",
+    "position-bias",
+    "learning-to-rank",
+    "recsys-evaluation",
+    "significance",
+    "metric-design",
+    "diversity",
+    "incomplete-judgements",
 )
 GAINS: tuple[str, ...] = ("exponential", "linear")
 # Metrics the exact engine can compute for a Problem.
