@@ -1,0 +1,65 @@
+"""Scenarios' carry-forward grading (the pure core): a later step that follows from the
+learner's own earlier numbers is `consistent`, and the slip is named once, where it was made.
+
+Expected values come from tests/ndcg_reference.py, not from the engine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from drills.core.questions import Problem, Question
+from drills.core.scenario import CONSISTENT, ScenarioError, Step, changed, grade_step
+
+from . import ndcg_reference as ref
+
+RANKED, POOL, K = (3, 0, 2, 1), (3, 2, 2, 1, 0), 3
+PROBLEM = Problem(RANKED, POOL, K)
+
+
+def step(name: str, metric: str, uses: tuple[str, ...] = ()) -> Step:
+    q = Question(id=f"scen.{name}", topic="hand-computation", kind="numeric", prompt=name,
+                 problem=PROBLEM, metric=metric)
+    return Step(name, q, uses)
+
+
+DCG, IDCG, NDCG = step("dcg", "dcg"), step("idcg", "idcg"), step("ndcg", "ndcg", ("dcg", "idcg"))
+
+
+def test_linear_gain_in_step_one_then_a_right_division_is_consistent():
+    linear_dcg = ref.dcg(RANKED, K, "linear")
+    one = grade_step(DCG, f"{linear_dcg:.4f}", PROBLEM, {}, {})
+    assert one.verdict == "wrong" and "linear_gain" in one.outcome.misconceptions
+    idcg = ref.idcg(RANKED, POOL, K)
+    two = grade_step(IDCG, f"{idcg:.4f}", PROBLEM, {"dcg": linear_dcg}, {"dcg": 1})
+    assert two.verdict == "correct"
+    learner = {"dcg": linear_dcg, "idcg": idcg}
+    three = grade_step(NDCG, f"{linear_dcg / idcg:.4f}", PROBLEM, learner, {"dcg": 1})
+    assert three.verdict == CONSISTENT and three.inherited
+    assert three.message.endswith("this step is right; the slip was in step 1.")
+    assert "your DCG 4 and IDCG 10.3928" in three.message  # the learner's own numbers
+    assert three.carried == pytest.approx(linear_dcg / idcg)
+
+
+def test_a_wrong_division_is_still_wrong():
+    linear_dcg = ref.dcg(RANKED, K, "linear")
+    learner = {"dcg": linear_dcg, "idcg": ref.idcg(RANKED, POOL, K)}
+    three = grade_step(NDCG, "0.5", PROBLEM, learner, {"dcg": 1})
+    assert three.verdict == "wrong" and not three.inherited
+
+
+def test_carry_forward_only_when_an_earlier_step_was_missed():
+    exact = ref.ndcg(RANKED, POOL, K)
+    learner = {"dcg": ref.dcg(RANKED, K), "idcg": ref.idcg(RANKED, POOL, K)}
+    assert grade_step(NDCG, f"{exact:.4f}", PROBLEM, learner, {}).verdict == "correct"
+    assert grade_step(NDCG, "0.5", PROBLEM, learner, {}).verdict == "wrong"
+
+
+def test_changes_apply_one_thing():
+    assert changed(PROBLEM, {"k": 1}).k == 1
+    assert changed(PROBLEM, {"gain": "linear"}).gain == "linear"
+    binary = changed(PROBLEM, {"binarise": True})
+    assert binary.relevance == (1, 0, 1, 1) and binary.judged == (1, 1, 1, 1, 0)
+    assert changed(PROBLEM, {"swap": [1, 3]}).swap == (1, 3)
+    with pytest.raises(ScenarioError, match="unknown change"):
+        changed(PROBLEM, {"depth": 3})
