@@ -77,3 +77,16 @@ def test_measure_and_metric_value_agree():
 def test_bad_input_is_a_problem_error(call, message):
     with pytest.raises(ProblemError, match=message):
         call()
+
+
+def test_long_lists_with_fine_persistence_stay_exact_and_printable():
+    """p with 6 decimals over 1,000 ranks: fractions of thousands of digits (past Python's
+    int-to-text limit) are computed, printed by value in the equation, exact in .text."""
+    ranking = [(i * 7) % 4 for i in range(1000)]
+    result = cm.rbp(ranking, "0.999999")
+    assert result.exact == ref.rbp(ranking, Fraction(999999, 1000000))[0]
+    assert len(result.text) > 4300  # the exact form is there in full
+    assert "exact: a fraction of" in result.working and len(result.working) < 400
+    err = cm.err([20 - i % 21 for i in range(700)])
+    assert err.exact == ref.err([20 - i % 21 for i in range(700)])
+    assert len(cm.worked(err).splitlines()[-1]) < 400

@@ -128,3 +128,41 @@ def test_an_infinite_loop_gets_its_verdict_and_the_quiz_goes_on(mini):
     assert "Wrong: " in res.output and ("CPU" in res.output or "Timed out" in res.output)
     assert "Question 2/2" in res.output  # the next question came
     assert "Score: 0/2 correct" in res.output or "Score: 1/2 correct" in res.output  # both graded
+
+
+def test_a_windows_saved_file_runs_as_python_would(mini, tmp_path):
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbf" + (HERE / "ndcg_good.py").read_bytes().replace(b"\n", b"\r\n"))
+    res = run("code", "check", str(bom), "--question", "mini.ndcg-at-k")
+    assert res.exit_code == 0, res.output
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + (HERE / "ndcg_good.py").read_bytes())
+    assert run("code", "check", str(latin), "--question", "mini.ndcg-at-k").exit_code == 0
+    junk = tmp_path / "junk.py"
+    junk.write_bytes(b"\xff\xfe\x00garbage")
+    res = run("code", "check", str(junk), "--question", "mini.ndcg-at-k")
+    assert res.exit_code == 2 and "not UTF-8 text" in res.output
+
+
+@pytest.mark.parametrize("script,message", [
+    ("exit 3", "the editor exited with status 3: nothing submitted"),
+    ('rm "$1"', "the editor removed"),
+])
+def test_an_editor_that_fails_or_removes_the_file_submits_nothing(mini, monkeypatch, tmp_path,
+                                                                   script, message):
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f"#!/bin/sh\ncp {HERE / 'ndcg_good.py'} \"$1\"\n{script}\n")
+    editor.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    res = run("code", "mini.ndcg-at-k")
+    assert message in res.output and "Correct" not in res.output
+
+
+def test_commands_work_in_the_middle_of_a_piped_code_answer(mini):
+    code = (HERE / "ndcg_good.py").read_text()
+    head, _, tail = code.partition("\n\n\n")
+    res = run("practice", "--pack", str(mini), "--topic", "coding", "--count", "2", "--seed", "5",
+              input=f"{head}\n:hint\n{tail}:END\na\n")
+    assert res.exit_code == 0, res.output
+    assert "Correct: all 21 cases passed" in res.output

@@ -181,3 +181,15 @@ def test_every_case_raising_zero_division_is_the_log2_rank_slip():
     result = check_code(question(NDCG), "", fake_run(crashes))
     assert result.misconceptions == ("log2_rank",)
     assert any("log2(1) = 0" in note for note in result.explanations)
+
+
+def test_a_signature_must_show_the_function(tmp_path):
+    from drills.packs import load_pack
+
+    path = tmp_path / "p.yaml"
+    path.write_text('pack:\n  name: p\n  version: "1"\nquestions:\n  - id: q\n    topic: coding\n'
+                    '    kind: code\n    prompt: "p"\n    function: f\n'
+                    '    signature: "def g(relevance, k):"\n'
+                    '    task: {metric: ndcg, args: [relevance, k]}\n', encoding="utf-8")
+    errors = [str(e) for e in load_pack(path).errors]
+    assert any("should show the function f(...)" in e for e in errors), errors

@@ -102,3 +102,11 @@ def test_lint_checks_every_query_list_and_the_metric_name(tmp_path):
     assert "missing: the prompt does not show the ranked relevance lists [1, 0] and [0, 1]" in text
     assert "unnamed: the prompt never names ERR" in text
     assert "wrong-k: the prompt says AP@3, but its problem has k: 2" in text
+
+
+@pytest.mark.parametrize("queries", ["[]", "[[1, 0], [0, 1]]"])
+def test_bad_queries_are_reported_once(tmp_path, queries):
+    pack = load(tmp_path, question("bad", "map", f"queries: {queries}"))
+    messages = [str(e) for e in pack.errors]
+    assert any("problem.queries" in m for m in messages)
+    assert not any("problem.relevance" in m for m in messages)

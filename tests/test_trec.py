@@ -164,7 +164,7 @@ def test_run_errors_name_file_and_line():
     lines = info.value.lines
     assert lines[0] == "r.txt:2: expected 6 fields (qid Q0 docno rank score tag), found 4"
     assert [line.split(":")[1] for line in lines] == ["2", "3", "4", "5", "6", "7"]
-    assert "score 'abc' is not a finite decimal number (trec_eval would read it as 0" in lines[1]
+    assert "score 'abc' is not a finite decimal number (trec_eval's atof would read it without a word)" in lines[1]
     assert lines[4] == ("r.txt:6: document a is ranked twice for query 1 (first at line 1); "
                         "trec_eval stops on duplicate docs too")
     with pytest.raises(TrecError, match="r.txt has no ranked documents"):
@@ -381,3 +381,27 @@ def test_long_exact_ndcg_is_cut_in_json_unless_all():
     assert cut["queries"]["301"]["ndcg"]["value"] == whole["queries"]["301"]["ndcg"]["value"]
     assert any("--all keeps them whole" in n for n in cut["notes"])
     assert not whole["notes"]
+
+
+def test_a_named_fifo_or_device_is_refused(tmp_path):
+    import os
+    from pathlib import Path
+
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    qrels = Path(__file__).parent / "fixtures" / "trec" / "qrels.test"
+    for bad in (str(fifo), "/dev/zero"):
+        res = CliRunner().invoke(cli, ["solve", "--qrels", str(qrels), "--run", bad])
+        assert res.exit_code == 2 and "not a regular file" in res.output
+
+
+def test_more_than_a_thousand_relevant_documents_are_counted(tmp_path):
+    qrels = tmp_path / "q"
+    qrels.write_text("".join(f"1 0 d{i} 1\n" for i in range(1200)))
+    run = tmp_path / "r"
+    run.write_text("".join(f"1 Q0 d{i} {i + 1} {1000 - i} x\n" for i in range(1000)))
+    res = CliRunner().invoke(cli, ["solve", "--qrels", str(qrels), "--run", str(run), "-m", "map",
+                                   "-m", "P.5", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)["queries"]["1"]
+    assert data["map"]["value"] == pytest.approx(1000 / 1200) and data["P_5"]["value"] == 1

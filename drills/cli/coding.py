@@ -133,16 +133,20 @@ def open_question(question_id: str) -> None:
 def check(file: Path, question_id: str, as_json: bool) -> None:
     """Grade FILE's function for question ID on its hidden cases."""
     q = _find(question_id)
+    from drills.core.safetext import visible
+    from drills.tui.codeinput import EditorError, source_text
+
+    shown = visible(str(file))
     try:
+        if not file.is_file():
+            fail(f"no such file: {shown}" if not file.exists() else f"{shown} is not a regular file")
         if file.stat().st_size > MAX_FILE_BYTES:
-            fail(f"{file} is over {MAX_FILE_BYTES // 1000} kB: a solution is one function")
-        source = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"no such file: {file}")
-    except UnicodeDecodeError:
-        fail(f"{file} is not UTF-8 text")
+            fail(f"{shown} is over {MAX_FILE_BYTES // 1000} kB: a solution is one function")
+        source = source_text(file.read_bytes(), shown)
+    except EditorError as exc:
+        fail(str(exc))
     except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror or exc}")
+        fail(f"cannot read {shown}: {exc.strerror or exc}")
     sys.exit(_report(q, check_source(q, source), as_json=as_json))
 
 

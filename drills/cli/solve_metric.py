@@ -85,7 +85,7 @@ def _ndcg_keys(problem: Any) -> dict[str, Any]:
 
 def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: Any) -> dict[str, Any]:
     from drills.core.cascade_metrics import CascadeResult
-    from drills.core.exact import fraction_text
+    from drills.core.exact import fraction_text, short_fraction
 
     data = _ndcg_keys(problem)
     data.update(relevance=list(problem.relevance),
@@ -98,9 +98,11 @@ def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: A
         if result.persistence is not None:
             entry["persistence"] = fraction_text(result.persistence)
             entry["residual"] = {"exact": fraction_text(result.residual), "value": float(result.residual)}
-        entry["rows"] = [{"rank": r.rank, "grade": r.grade, "stop": fraction_text(r.stop),
-                          "reach": fraction_text(r.reach), "contribution": fraction_text(r.contribution),
-                          "running": fraction_text(r.running)} for r in result.rows]
+        # a row's fraction past 60 characters is given by its value (the total stays exact)
+        entry["rows"] = [{"rank": r.rank, "grade": r.grade, "stop": short_fraction(r.stop, 60),
+                          "reach": short_fraction(r.reach, 60),
+                          "contribution": short_fraction(r.contribution, 60),
+                          "running": short_fraction(r.running, 60)} for r in result.rows]
     else:
         entry.update(threshold=result.threshold, relevant_total=result.relevant_total)
         if result.convention is not None:

@@ -33,6 +33,15 @@ def read_text(path: str, option: str) -> str:
     try:
         if os.path.isdir(path):
             _fail([f"{option} {shown} is a directory, not a file"])
+        import stat
+
+        mode = os.stat(path).st_mode
+        # a pipe from the shell (--run <(zcat run.gz): /dev/fd/N) is read; a named FIFO
+        # could wait forever for a writer, and a device never ends: both refused
+        piped = stat.S_ISFIFO(mode) and path.startswith(("/dev/fd/", "/proc/self/fd/"))
+        if not (stat.S_ISREG(mode) or piped):
+            _fail([f"{option} {shown} is not a regular file (a FIFO, device or socket); "
+                   "give a file, or a shell pipe such as <(zcat run.gz)"])
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from drills.core.exact import fraction_text
+from drills.core.exact import fraction_text, short_fraction
 from drills.core.metrics import MAX_LIST, MAX_RELEVANCE, ProblemError
 
 AP_CONVENTIONS = {
@@ -107,7 +107,7 @@ class BinaryResult(_ExactFraction):
         if self.metric in ("hit", "rr") or self.denominator == 0:
             return f"{self.label} = {self.text}{note}"
         if self.metric == "ap":
-            terms = sum_text([fraction_text(r.precision) for r in self.rows if r.counts])
+            terms = sum_text([short_fraction(r.precision) for r in self.rows if r.counts])
             return f"{self.label} = ({terms}) / {self.denominator} = {self.shown}{note}"
         top = fraction_text(self.numerator)
         return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"
@@ -124,7 +124,7 @@ class MeanResult(_ExactFraction):
 
     @property
     def working(self) -> str:
-        terms = sum_text([r.text for r in self.per_query])
+        terms = sum_text([short_fraction(r.exact) for r in self.per_query])
         return f"{self.label} = ({terms}) / {len(self.per_query)} = {self.shown}"
 
 
@@ -138,9 +138,15 @@ def sum_text(terms: Sequence[str], most: int = 8) -> str:
     return " + ".join([*terms[:4], "...", *terms[-2:]]) + f" ({len(terms)} terms)"
 
 
-def _check_grades(name: str, grades: Sequence[int]) -> None:
-    if len(grades) > MAX_LIST:
-        raise ProblemError(f"the {name} has {len(grades)} documents; the limit is {MAX_LIST}")
+# The judged pool is only counted (R) or searched for its top grade here, so it may be far
+# longer than a ranking (a TREC query can have thousands of relevant documents).
+MAX_POOL = 100_000
+
+
+def _check_grades(name: str, grades: Sequence[int], most: int = MAX_LIST) -> None:
+    if len(grades) > most:
+        what = "relevant documents" if name == "judged pool" else "documents"
+        raise ProblemError(f"the {name} has {len(grades)} {what}; the limit is {most}")
     for g in grades:
         if isinstance(g, bool) or not isinstance(g, int) or g < 0:
             raise ProblemError(f"{name} grades must be whole numbers >= 0, got {g!r}")
@@ -169,7 +175,7 @@ def _prepare(
     if judged is None:
         return ranking, sum(1 for g in ranking if g >= threshold)
     pool = tuple(judged)
-    _check_grades("judged pool", pool)
+    _check_grades("judged pool", pool, MAX_POOL)
     missing = Counter(g for g in ranking if g >= threshold) - Counter(pool)
     if missing:
         grades = ", ".join(f"{g} (x{n})" for g, n in sorted(missing.items()))

@@ -19,8 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from drills.core.binary_metrics import _check_grades, _check_whole, _ExactFraction, sum_text
-from drills.core.exact import fraction_text
+from drills.core.binary_metrics import (
+    MAX_POOL,
+    _check_grades,
+    _check_whole,
+    _ExactFraction,
+    sum_text,
+)
+from drills.core.exact import fraction_text, short_fraction
 from drills.core.metrics import MAX_RELEVANCE, ProblemError
 
 DEFAULT_PERSISTENCE = Fraction(4, 5)
@@ -57,12 +63,12 @@ class CascadeResult(_ExactFraction):
     def working(self) -> str:
         """The one-line worked equation."""
         note = f" ({self.note})" if self.note else ""
-        parts = [fraction_text(r.contribution) for r in self.rows if r.contribution]
+        parts = [short_fraction(r.contribution) for r in self.rows if r.contribution]
         terms = sum_text(parts)
         if len(parts) <= 1:  # one term (or none) is the total: say it once
             terms = self.shown
         if self.metric == "rbp":
-            residual = f"; residual p^{len(self.rows)} = {fraction_text(self.residual or Fraction(0))}"
+            residual = f"; residual p^{len(self.rows)} = {short_fraction(self.residual or Fraction(0), 40)}"
             total = "" if terms == self.shown else f" = {self.shown}"
             return f"{self.label} = {terms}{total}{residual}{note}"
         total = "" if terms == self.shown else f" = {self.shown}"
@@ -72,7 +78,7 @@ class CascadeResult(_ExactFraction):
 def _top_grade(ranking: tuple[int, ...], judged: Sequence[int] | None, max_grade: int | None) -> int:
     pool = tuple(judged) if judged is not None else ranking
     if judged is not None:
-        _check_grades("judged pool", pool)
+        _check_grades("judged pool", pool, MAX_POOL)
     top = max(max(pool, default=0), max(ranking, default=0))
     if max_grade is None:
         return top
@@ -156,8 +162,8 @@ def table(result: CascadeResult) -> list[list[str]]:
         head = ["rank", "grade", "r = g/gmax", "(1-p)p^(i-1)", "r x weight", "RBP so far"]
     cells = [head]
     for r in result.rows:
-        cells.append([str(r.rank), str(r.grade), fraction_text(r.stop), fraction_text(r.reach),
-                      fraction_text(r.contribution), fraction_text(r.running)])
+        cells.append([str(r.rank), str(r.grade), short_fraction(r.stop), short_fraction(r.reach),
+                      short_fraction(r.contribution), short_fraction(r.running)])
     return cells
 
 

@@ -214,7 +214,8 @@ def outcome_of(question: Question, source: str, result: CodeResult) -> Any:
     from drills.core.explain import Layout, worked_steps
 
     first = result.first_failure
-    lines = [f"{'Correct' if result.verdict == 'correct' else 'Wrong'}: {result.message}."]
+    end = "" if result.message.endswith((".", "?", "!")) else "."
+    lines = [f"{'Correct' if result.verdict == 'correct' else 'Wrong'}: {result.message}{end}"]
     if result.verdict in ("error", "timeout") and result.cases:
         lines.append(f"{result.passed} of {len(result.cases)} cases passed before it stopped.")
     if first is not None and first.error != "not run":

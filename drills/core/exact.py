@@ -63,8 +63,27 @@ def perfect_power(m: int) -> tuple[int, int]:
 
 
 def fraction_text(q: Fraction) -> str:
-    """``3`` or ``29/48``."""
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    """``3`` or ``29/48``, however many digits (ERR and RBP of a long list reach thousands)."""
+    try:
+        return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    except ValueError:  # past sys.get_int_max_str_digits(): the exact form was asked for
+        import sys
+
+        limit = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return fraction_text(q)
+        finally:
+            sys.set_int_max_str_digits(limit)
+
+
+def short_fraction(q: Fraction, width: int = 24) -> str:
+    """A fraction for a table cell or a sum's term: exact when short, else its value."""
+    if max(q.numerator.bit_length(), q.denominator.bit_length()) * 0.302 < width:
+        text = fraction_text(q)
+        if len(text) <= width:
+            return text
+    return f"{float(q):.6g}"
 
 
 @dataclass(frozen=True)

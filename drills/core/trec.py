@@ -168,7 +168,7 @@ def parse_run(text: str, source: str = "run") -> Run:
         score = _score(score_text)
         if score is None:
             errors.add(number, f"score {show(score_text)!r} is not a finite decimal number "
-                               "(trec_eval would read it as 0 or inf)")
+                               "(trec_eval's atof would read it without a word)")
             continue
         lines = seen.get(qid)
         if lines is None:

@@ -264,11 +264,11 @@ def worked_query(ev: Evaluation, q: QueryEvaluation, view: View, qrels: str, run
 
     unjudged = sum(1 for g in q.judged if g is None)
     negative = sum(1 for g in q.judged if g is not None and g < 0)
-    head = [f"Query {visible(q.qid)}: {len(q.docnos):,} documents in {visible(run)}, ranked by score "
+    head = [f"Query {visible(q.qid)}: {_count(len(q.docnos), 'document')} in {visible(run)}, ranked by score "
             "descending, ties by docno descending (the rank column is not read)"
             + (f"; {q.ties:,} share a score" if q.ties else "") + ".",
-            f"{visible(qrels)} judges {q.judged_count:,} documents for it; "
-            f"{len(q.positives):,} have a grade above 0."]
+            f"{visible(qrels)} judges {_count(q.judged_count, 'document')} for it; "
+            f"{len(q.positives):,} {'has' if len(q.positives) == 1 else 'have'} a grade above 0."]
     if unjudged or negative:
         marks = []
         if unjudged:
@@ -307,3 +307,8 @@ def _wrap(lines: list[str], width: int | None) -> str:
             glued, width, initial_indent=lead, subsequent_indent=lead + "    ",
             break_on_hyphens=False))
     return visible("\n".join(out))
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 document``, ``1,200 documents``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

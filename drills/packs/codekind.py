@@ -46,7 +46,8 @@ def code(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[st
         c.err((*p, "function"), f"`function` must be a Python name such as ndcg_at_k, got {function!r}")
         function = None
     signature = c.text(item, p, "signature", required=True)
-    if signature is not None and function is not None and function not in signature:
+    if signature is not None and function is not None and not re.search(
+            rf"(?<![\w.]){re.escape(function)}\s*\(", signature):
         c.err((*p, "signature"), f"the signature should show the function {function}(...)")
     task = _task(c, item, p, function is not None and signature is not None)
     if function is None or signature is None or task is None:

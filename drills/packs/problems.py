@@ -81,6 +81,8 @@ def problem(c: Checker, value: Any, p: FieldPath, default_gain: str,
     if queries and m.get("relevance") is None and m.get("judged") is None:
         m = {**m, "relevance": list(queries[0].relevance),
              "judged": list(queries[0].judged) if queries[0].judged is not None else None}
+    if not ok_queries:  # MAP/MRR take `queries`; their problem was reported there
+        return None
     relevance = _grades(c, m.get("relevance"), (*p, "relevance"), required=True)
     judged = _grades(c, m.get("judged"), (*p, "judged"), required=False)
     ok = relevance is not None and (m.get("judged") is None or judged is not None)  # null: absent

@@ -53,19 +53,43 @@ class EditorError(RuntimeError):
     """The editor could not be started or the file not read: a one-line reason."""
 
 
+def source_text(data: bytes, name: str) -> str:
+    """A Python file's bytes as text, decoded as Python would: a UTF-8 BOM or a
+    ``# -*- coding: ... -*-`` line honoured (an editor's Windows save runs as it would)."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        raise EditorError(f"{name} is not UTF-8 text (nor in the encoding its coding line names)") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def edit(question: Question, command: list[str]) -> str | None:
     """Open the question's file in ``command``; its text afterwards, or None when the learner
-    left the scaffold as it was (nothing to grade)."""
+    left the scaffold as it was (nothing to grade). An editor that exits with an error
+    status (vim's :cq) cancels: nothing is submitted."""
     from drills.core.codetext import scaffold
 
     try:
         path = scaffold_file(question)
-        subprocess.run([*command, str(path)], check=False)
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError as exc:
-        raise EditorError(f"cannot start the editor {command[0]!r}: {exc.strerror or exc}") from None
     except OSError as exc:
-        raise EditorError(f"cannot open the code file: {exc.strerror or exc}") from None
+        raise EditorError(f"cannot write the code file: {exc.strerror or exc}") from None
+    try:
+        status = subprocess.run([*command, str(path)], check=False).returncode
+    except OSError as exc:
+        raise EditorError(f"cannot start the editor {command[0]!r}: {exc.strerror or exc}") from None
+    if status != 0:
+        raise EditorError(f"the editor exited with status {status}: nothing submitted "
+                          f"(your file is kept: {path})")
+    try:
+        text = source_text(path.read_bytes(), str(path))
+    except FileNotFoundError:
+        raise EditorError(f"the editor removed {path}: nothing to submit") from None
+    except OSError as exc:
+        raise EditorError(f"cannot read {path}: {exc.strerror or exc}") from None
     if text.strip() == scaffold(question).strip():
         return None
     return text
@@ -73,6 +97,6 @@ def edit(question: Question, command: list[str]) -> str | None:
 
 def typed_code(lines: list[str]) -> str | None:
     """The code typed so far when its last line is :end (None: not finished yet)."""
-    if not lines or lines[-1].strip() != END:
+    if not lines or lines[-1].strip().lower() != END:
         return None
     return "\n".join(lines[:-1]) + "\n"

@@ -58,11 +58,13 @@ def run_plain(session: Session, on_record: OnRecord | None = None, *,
 
 
 def _code_line(session: Session, pending: list[str], text: str) -> bool:
-    """Is ``text`` a line of a code answer (not a command before it starts)?"""
+    """Is ``text`` a line of a code answer? A line starting with ':' is a command (:hint,
+    :skip ...) even in the middle of one, since no Python line starts so; :end ends it."""
     q = session.current()
     if q is None or q.kind != "code" or session.waiting:
         return False
-    return bool(pending) or not text.strip().startswith(":") or text.strip() == END
+    word = text.strip().lower()
+    return word == END or not word.startswith(":")
 
 
 def _stdin_lines() -> Iterable[str]:
