@@ -23,7 +23,8 @@ NEW_IDS = {"k_ignored", "answered_ndcg", "answered_dcg", "answered_idcg", "zero_
 # issue 12: the metrics beyond NDCG (tests/test_slips_metrics.py)
 METRIC_IDS = {"ap_over_retrieved", "ap_over_k", "ap_all_ranks", "map_of_precision", "recall_over_k",
               "precision_over_relevant", "r_from_retrieved", "mrr_skips_misses", "err_linear_gain",
-              "err_no_stop", "err_log_discount", "rbp_no_one_minus_p", "rbp_one_based_power"}
+              "err_no_stop", "err_log_discount", "rbp_no_one_minus_p", "rbp_one_based_power",
+              "ap_over_r", "err_gmax_four"}
 
 
 def test_catalog_ids_are_the_public_ones():

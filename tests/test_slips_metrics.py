@@ -288,3 +288,23 @@ def test_a_slip_never_fires_on_the_correct_value(ranked, extra, more, k, thresho
     assert outcome.correct and outcome.misconceptions == ()
     for v in slip_values(case):
         assert not within(v.value.value, correct.value, q.tolerance or Tolerance()), v.misconception.id
+
+
+def test_ap_over_r_and_err_gmax_four_are_named():
+    """The two conventions a learner brings from another tool: trec_eval's R where the question
+    asks for scikit-learn's denominator, and gdeval's fixed g_max = 4 (metrics-facts.md)."""
+    from fractions import Fraction
+
+    from drills.core.checking import check
+    from drills.core.questions import Problem, Question
+
+    def ask(problem, metric, answer):
+        q = Question(id="x", topic="hand-computation", kind="numeric", prompt="", problem=problem,
+                     metric=metric)
+        return check(q, answer)
+    b, pool = (1, 0, 1, 1, 0), (1, 1, 1, 1, 0)
+    over_r = ask(Problem(b, pool, convention="retrieved"), "ap", str(Fraction(29, 48)))
+    assert over_r.misconceptions == ("ap_over_r",)
+    four = ask(Problem((2, 1, 3, 0), k=4), "err", str(Fraction(1327, 4096)))
+    assert four.misconceptions == ("err_gmax_four",)
+    assert ask(Problem((2, 1, 3, 0), k=4, max_grade=4), "err", "0.5736").misconceptions != ("err_gmax_four",)

@@ -110,6 +110,19 @@ slip("ap_over_retrieved", "AP divided by the relevant documents retrieved, not b
      )(_mean_of(_over_retrieved))
 
 
+def _over_r(p: Problem, q: Problem) -> Fraction | None:
+    return None if p.convention == "R" else _ap(p, q, "R").exact
+
+
+slip("ap_over_r", "AP divided by R where another denominator was asked",
+     "You divided the sum of precisions by R, every relevant document in the judged pool "
+     "(trec_eval's and ranx's convention). This question names another denominator: the "
+     "relevant documents retrieved (scikit-learn, torchmetrics) or min(k, R) (ml_metrics' apk).",
+     metrics=("ap", "map"), family="binary", short="AP over R",
+     step=_ap_step("divides by {den}"),
+     )(_mean_of(_over_r))
+
+
 def _over_k(p: Problem, q: Problem) -> Fraction | None:
     return _ap(p, q).numerator / _depth(p, q)
 

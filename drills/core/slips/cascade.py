@@ -88,6 +88,19 @@ def err_log_discount(case: Case) -> Exact | None:
 
 
 # --------------------------------------------------------------------------- RBP
+@slip("err_gmax_four", "ERR with g_max = 4 where the scale tops elsewhere",
+      "You took g_max = 4, the fixed top grade of gdeval.pl and ir_measures' ERR. R_i = "
+      "(2^g - 1) / 2^g_max uses the top grade of this question's scale: a larger g_max makes "
+      "every document less satisfying and ERR smaller.",
+      metrics=("err",), family="cascade", short="ERR with g_max = 4",
+      step=lambda p, m: f"g_max = {_result(p, m).max_grade}: {_line(p, m)}")
+def err_gmax_four(case: Case) -> Exact | None:
+    p = case.problem
+    if _result(p, "err").max_grade == 4 or max(p.relevance) > 4:
+        return None
+    return _rational(case, cm.err(p.relevance, p.k, judged=p.judged, max_grade=4).exact)
+
+
 def _p(p: Problem) -> Fraction:
     return _result(p, "rbp").persistence or cm.DEFAULT_PERSISTENCE
 
