@@ -57,8 +57,10 @@ BANK = {q.id: q for path in sorted((ROOT / "questions").glob("*.yaml")) for q in
     ("discount-weight-rank-4", "1/4", "reciprocal_discount"),
     ("gain-contribution-grade3-rank4", "8/log2(5)", "gain_without_minus_one"),
     ("hand-scores-to-ndcg", "1", "ideal_unsorted"),  # the model's own order taken as the ideal
-    ("conv-ln-ndcg", "0.8675", "linear_gain"),
-    ("conv-ln-ndcg", "1.3858", "ideal_ascending"),
+    # ranked [3, 0, 3, 2], judged 3, 3, 2, 0, NDCG@3 (the ln of the prompt cancels)
+    ("conv-ln-ndcg", "0.7636", "linear_gain"),
+    ("conv-ln-ndcg", "1.9470", "ideal_ascending"),
+    ("conv-ln-ndcg", "1.2301", "inverted_ratio"),
 ])
 def test_each_fixed_answer_diagnoses_its_slips(qid, typed, slip):
     outcome = check(BANK[qid], typed)
