@@ -246,7 +246,7 @@ U_REL, U_JUDGED = [0, 2, 1], [3, 2, 1, 0, 0]  # the best document never retrieve
 # four documents A, B, C, D with grades 0, 3, 1, 2 scored 91, 42, 77, 15 (the scikit-learn
 # example): ranked by score [0, 1, 3, 2], pool [3, 2, 1, 0]
 S_GRADES, S_SCORES = [0, 3, 1, 2], [91, 42, 77, 15]
-S_REL = [g for _, g in sorted(zip(S_SCORES, S_GRADES), reverse=True)]
+S_REL = [g for _, g in sorted(zip(S_SCORES, S_GRADES, strict=True), reverse=True)]
 CANONICAL = {"W": (W_REL, W_JUDGED), "T": (T_REL, T_JUDGED), "Z": (Z_REL, Z_JUDGED),
              "U": (U_REL, U_JUDGED), "S": (S_REL, sorted(S_GRADES, reverse=True))}
 # conv-sklearn-ties: documents of grades 0, 3, 3, 2 scored 5, 5, 2, 1 (the first two tied)
@@ -953,7 +953,7 @@ def _uses(q: dict, name: str) -> bool:
     rel, judged = CANONICAL[name]
     if name == "S":  # the scored documents, whether as scores or as the ranking they give
         return tuple(S_SCORES) in ranked_lists(q) or all(
-            re.search(rf"\b{g}\D+{sc}\b", q["prompt"]) for g, sc in zip(S_GRADES, S_SCORES)) or (
+            re.search(rf"\b{g}\D+{sc}\b", q["prompt"]) for g, sc in zip(S_GRADES, S_SCORES, strict=True)) or (
             (q.get("problem") or {}).get("relevance") == rel)
     p = q.get("problem") or {}
     return tuple(rel) in ranked_lists(q) or (p.get("relevance") == rel and p.get("judged") == judged)

@@ -187,7 +187,7 @@ def test_results_are_frozen_and_offer_the_exact_protocol():
     (lambda: bm.precision_at_k([1, 1.5]), "whole numbers"),
     (lambda: bm.precision_at_k([MAX_RELEVANCE + 1]), "limit"),
     (lambda: bm.precision_at_k([0] * (MAX_LIST + 1)), "limit"),
-    (lambda: bm.recall_at_k([1], judged=[0] * (MAX_LIST + 1)), "limit"),
+    (lambda: bm.recall_at_k([1], judged=[1] + [0] * bm.MAX_POOL), "limit"),
     (lambda: bm.precision_at_k([1], 0), "k must"),
     (lambda: bm.precision_at_k([1], True), "k must"),
     (lambda: bm.precision_at_k([1], threshold=0), "threshold"),

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
+from tests.metrics_reference import value_of
 from tests.test_generators import float_metric
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,6 +80,18 @@ def run(*args: str):
     return CliRunner().invoke(cli, ["generate", *args], catch_exceptions=False)
 
 
+MEASURED = ("precision", "recall", "rprec", "hit", "rr", "ap", "err", "map", "mrr")
+
+
+def _shaped(p: dict) -> SimpleNamespace:
+    """``generate --json`` params shaped like a Problem, for tests/metrics_reference.value_of."""
+    queries = tuple(SimpleNamespace(relevance=q["relevance"], judged=q["judged"])
+                    for q in p.get("queries", ()))
+    return SimpleNamespace(relevance=p["relevance"], judged=p["judged"], k=p["k"],
+                           threshold=p.get("threshold", 1), convention=p.get("denominator", "R"),
+                           max_grade=p.get("max_grade"), queries=queries)
+
+
 def check_json_items(items: list[dict]) -> int:
     """Every NDCG-family answer agrees with an independent float implementation; returns how many."""
     checked = 0
@@ -88,8 +102,17 @@ def check_json_items(items: list[dict]) -> int:
             assert item["correct"] == ",".join(letters) and letters
         if "params" in item:
             p = item["params"]
-            want = float_metric(p["relevance"], p["judged"], p["k"], p["gain"], p["metric"], p.get("swap"),
-                                p.get("versus"))
+            if p["metric"] == "rbp":
+                from fractions import Fraction
+
+                from tests.cascade_reference import rbp
+                want = float(rbp(p["relevance"], Fraction(p.get("persistence", "4/5")), p["k"],
+                                 p.get("max_grade"))[0])
+            elif p["metric"] in MEASURED:  # the metrics beyond NDCG: the naive references
+                want = float(value_of(_shaped(p), p["metric"]))
+            else:
+                want = float_metric(p["relevance"], p["judged"], p["k"], p["gain"], p["metric"],
+                                    p.get("swap"), p.get("versus"))
             assert item["answer"]["value"] == pytest.approx(want, abs=1e-9), item["id"]
             checked += 1
         if item["kind"] == "numeric":
