@@ -104,6 +104,11 @@ def _wrap(text: str, indent: str, reflow: bool = True, width: int = WIDTH) -> li
     for line in lines:
         if not line.strip():
             out.append("")
+        elif line.startswith(" ") and len(indent + line) > width and "; " in line:
+            # an aligned line (a query's ranking and its pool) too wide: break after "; "
+            head, tail = line.split("; ", 1)
+            lead = line[: len(line) - len(line.lstrip())]
+            out += [(indent + head + ";").rstrip(), (indent + lead + "  " + tail).rstrip()]
         elif line.startswith(" ") or len(indent + line) <= keep:
             out.append((indent + line).rstrip())
         else:
