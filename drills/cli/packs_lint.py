@@ -42,7 +42,9 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
       errors:   a reference answer that does not grade as correct through the safe
                 parser; NDCG/RR outside [0, 1], DCG/IDCG below 0; a choice question
                 without exactly one correct option; a ranking missing from its
-                prompt; a generator that fails
+                prompt; a generator that fails; a question whose text states
+                another's answer to 3 or more significant digits (among all
+                the packs given)
       warnings: generated items with fewer than 2 distinguishable wrong-formula slips
     Exit codes: 0 no errors, 1 errors found, 2 bad usage.
     """

@@ -3,7 +3,8 @@ against itself (``drills packs lint``).
 
 Schema checks belong to ``drills packs validate``; lint goes further and runs the
 questions: reference answers through the safe parser and the grader, metric ranges,
-one correct option per choice, the ranked list in the prompt, generator exceptions.
+one correct option per choice, the ranked list in the prompt, generator exceptions,
+and no question whose text states another's answer (drills.core.leaks).
 A generated item whose wrong-formula slips cannot be told apart from the right answer
 is only a warning: the diagnosis simply has less to say there.
 
@@ -141,6 +142,9 @@ class _Linter:
                 report.warnings.append(
                     f"{where}: {len(few)} of {self.seeds} generated items have fewer than {MIN_VARIANTS} "
                     f"wrong-formula variants that can be told from the answer (seeds {_seeds(few)})")
+        from drills.core.leaks import leak_errors
+
+        report.errors += leak_errors(questions)  # across every pack linted together
         return report
 
 

@@ -4,17 +4,21 @@
 so a practice session asks exactly what the worksheet lists. Each generated item gets
 its own Random derived from (seed, position, template id): an item never depends on
 how many draws the items before it used. No sympy, click or prompt_toolkit here:
-the first question must appear fast.
+the first question must appear fast. No plan holds two questions where one's text
+states the other's answer (drills.core.leaks; the exact answers come from the pack
+cache, so this costs the launch almost nothing).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from itertools import islice
 from typing import Any
 
 from drills.core.generators import REGISTRY
+from drills.core.leaks import Guard
 from drills.core.questions import LETTERS, Question
 
 
@@ -82,6 +86,45 @@ def select(
     return sorted(out, key=lambda q: (q.id, q.pack, str(q.source)))
 
 
+def _ordered(questions: Sequence[Question], seed: int, topics: Sequence[str] = (),
+             difficulty: str | None = None) -> list[Question]:
+    order = select(questions, topics=topics, difficulty=difficulty)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def _walk(order: Sequence[Question], seed: int, guard: Guard) -> Iterator[tuple[Question, Question]]:
+    """(question as written, concrete item) in plan order: ``order`` once, then its generated
+    templates in cycles, for as long as one is pulled. A question that would give away the
+    answer of one ``guard`` has taken, or have its own given away, is passed over for this
+    session (see drills.core.leaks); the caller ``take``s what it keeps.
+    """
+    templates = [q for q in order if q.kind == "generated"]
+    index = 0
+    cycle: Sequence[Question] = order
+    while cycle:
+        kept = False
+        for q in cycle:
+            if guard.clash(q):
+                continue
+            yield q, instantiate(q, item_rng(seed, index, q.id))
+            index += 1
+            kept = True
+        if not kept:  # every one left clashes (and clashes only grow): the plan ends here
+            return
+        cycle = templates
+
+
+def _take(walk: Iterator[tuple[Question, Question]], count: int, guard: Guard) -> list[Question]:
+    items: list[Question] = []
+    for question, item in walk:
+        guard.take(question)
+        items.append(item)
+        if len(items) >= count:
+            break
+    return items
+
+
 def plan(
     questions: Sequence[Question],
     *,
@@ -95,43 +138,39 @@ def plan(
     One shuffled order of the matching questions is walked in cycles: fixed questions
     are asked once (no replacement), generated templates come back on later cycles
     with fresh variants. With no generated template among the matches the plan stops
-    when the fixed questions run out, so it can be shorter than ``count``.
+    when the fixed questions run out, so it can be shorter than ``count``. Two questions
+    of which one states the other's answer never share a plan: the later one is passed over.
     """
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
-    order = select(questions, topics=topics, difficulty=difficulty)
-    random.Random(seed).shuffle(order)
-    templates = [q for q in order if q.kind == "generated"]
-    items: list[Question] = []
-    cycle: list[Question] = order
-    while len(items) < count and cycle:
-        for q in cycle:
-            if len(items) >= count:
-                break
-            items.append(instantiate(q, item_rng(seed, len(items), q.id)))
-        cycle = templates
-    return items
+    guard = Guard()
+    return _take(_walk(_ordered(questions, seed, topics, difficulty), seed, guard), count, guard)
 
 
 def weighted_plan(questions: Sequence[Question], seed: int, count: int,
                   weights: dict[str, float], difficulty: str | None = None) -> list[Question]:
     """``count`` items whose topics are drawn by ``weights`` (topic -> weight > 0), each
-    topic's share then planned with ``plan`` (``drills practice --adaptive``)."""
+    topic's share then planned as ``plan`` would (``drills practice --adaptive``); no two
+    items, of any topics, where one states the other's answer."""
     topics = sorted(weights)
     if not topics:
         return []
     draws = random.Random(f"{seed}:adaptive").choices(topics, [weights[t] for t in topics], k=count)
-    shares: dict[str, int] = {}
+    guard = Guard()
+    walks = {t: _walk(_ordered(questions, seed, (t,), difficulty), seed, guard) for t in sorted(set(draws))}
+    items: list[Question] = []
     for t in draws:
-        shares[t] = shares.get(t, 0) + 1
-    pools = {t: iter(plan(questions, seed=seed, count=n, topics=(t,), difficulty=difficulty))
-             for t, n in shares.items()}
-    return [q for q in (next(pools[t], None) for t in draws) if q is not None]
+        pulled = next(walks[t], None)
+        if pulled is not None:
+            guard.take(pulled[0])
+            items.append(pulled[1])
+    return items
 
 
 def mock_plan(questions: Sequence[Question], seed: int, count: int) -> list[Question]:
     """An interview mix: about half hand computation, a quarter 'why' questions (concept),
-    a quarter conventions; topped up from everything when a pack lacks a group."""
+    a quarter conventions; topped up from everything when a pack lacks a group. No two
+    items where one states the other's answer."""
     groups = [
         [q for q in questions if q.kind in ("numeric", "generated") and q.topic != "conventions"],
         [q for q in questions if q.kind == "concept"],
@@ -139,14 +178,20 @@ def mock_plan(questions: Sequence[Question], seed: int, count: int) -> list[Ques
     ]
     quarter = round(count / 4)
     shares = [count - 2 * quarter, quarter, quarter]
+    guard = Guard()
     items: list[Question] = []
     for group, n in zip(groups, shares, strict=True):
         if group and n:
-            items += plan(group, seed=seed, count=n)
+            items += _take(_walk(_ordered(group, seed), seed, guard), n, guard)
     if len(items) < count:
         seen = {q.id for q in items}
-        extra = [q for q in plan(questions, seed=seed + 1, count=count) if q.id not in seen]
-        items += extra[: count - len(items)]
+        walk = _walk(_ordered(questions, seed + 1), seed + 1, guard)
+        for question, item in islice(walk, count):  # the first ``count`` of that plan, as before
+            if len(items) >= count:
+                break
+            if item.id not in seen:
+                guard.take(question)
+                items.append(item)
     random.Random(f"{seed}:mock").shuffle(items)
     return items
 

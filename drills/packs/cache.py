@@ -2,8 +2,11 @@
 
 ``$DRILLS_HOME/cache/packs.json`` maps each pack file (its resolved path, size and
 modification time, and whether it is built in) to what ``load_pack`` made of it, for packs
-that loaded without errors. A file that changed is parsed again; a cache that cannot be
-read, is from another version of drills or is over its size cap is ignored and rewritten.
+that loaded without errors, with the exact answer of each fixed numeric question (30
+significant digits): the planner needs them to keep one question from giving another's
+answer away (drills.core.leaks), and would otherwise compute them at every launch. A file
+that changed is parsed again; a cache that cannot be read, is from another version of
+drills or is over its size cap is ignored and rewritten.
 
 The cache is data: JSON decoded into a fixed set of types (the dataclasses below, tuples,
 dicts), never pickle, so a file in DRILLS_HOME still cannot run code. Text from a cached
@@ -24,7 +27,7 @@ from drills import __version__
 from drills.core.questions import Narrowing, Option, Problem, Question, Source, Tolerance
 from drills.packs.meta import PackMeta
 
-FORMAT = 3  # bump when a cached type changes shape
+FORMAT = 4  # bump when a cached type changes shape (4: each pack's exact answers)
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
                            (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta)}
@@ -133,11 +136,18 @@ class PackCache:
             self.dirty = True
             return None
         self.used[key] = raw
+        _remember(questions, raw.get("answers"))
         return meta, questions
 
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
+        if self.path is None:  # no cache to write: nothing to keep
+            return
+        from drills.core.leaks import answer_digits
+
+        answers = [answer_digits(q) for q in questions]  # computed once per parse, for the planner
+        _remember(questions, answers)
         try:
-            self.used[key] = {"meta": encode(meta), "questions": encode(questions)}
+            self.used[key] = {"meta": encode(meta), "questions": encode(questions), "answers": answers}
         except CacheError:
             return
         self.dirty = True
@@ -157,6 +167,17 @@ class PackCache:
                 tmp.unlink()
             except OSError:
                 pass
+
+
+def _remember(questions: tuple[Question, ...], answers: Any) -> None:
+    """Hand the cached exact answers to drills.core.leaks, which keeps only plain numbers
+    (and null: no answer); a missing or damaged one means the planner computes it if needed."""
+    if isinstance(answers, list) and len(answers) == len(questions):
+        from drills.core.leaks import remember
+
+        for q, digits in zip(questions, answers, strict=True):
+            if q.kind == "numeric":
+                remember(q, digits)
 
 
 def default_path() -> Path | None:
