@@ -186,9 +186,15 @@ def test_built_in_bank_lints_clean_and_fast():
 def test_built_in_bank_warns_only_about_answers_with_no_problem():
     # every other fixed answer carries the problem it is about, so its slips are diagnosed
     result = lint(str(BANK), "--seeds", "5")
+    assert result.exit_code == 0, result.stdout  # no error anywhere in the bank
     warnings = [line for line in result.stdout.splitlines() if line.startswith("warning: ")]
-    assert sorted(w.split(": ")[2] for w in warnings) == [
+    ndcg_packs = ("hand-computation", "gain-and-discount", "normalization", "binary-vs-graded",
+                  "ndcg-vs-mrr", "conventions", "lambdarank")
+    ndcg = [w for w in warnings if any(f"/{stem}.yaml:" in w for stem in ndcg_packs)]
+    assert sorted(w.split(": ")[2] for w in ndcg) == [
         "conv-ln-dcg", "conv-sklearn-ties", "gain-vs-position-crossover"]
+    # the packs beyond NDCG ask for numbers no engine metric computes (a t statistic, a CTR
+    # lift, alpha-nDCG): those answers have no slips to check, and that is all lint says
     assert all(": can diagnose nothing: an `answer:` without `problem:`" in w for w in warnings), warnings
 
 
@@ -241,7 +247,10 @@ def test_an_explanation_that_restates_the_worked_solution_is_a_warning(tmp_path)
     path = tmp_path / "prose.yaml"
     path.write_text(RESTATING_PACK, encoding="utf-8")
     result = lint(str(path), "--seeds", "1")
-    assert result.exit_code == 0, result.stdout
+    # the fixture's questions share a problem, so they state each other's answers: those are
+    # the only errors (the answer-leak check); restating the worked steps is a warning
+    errors = [line for line in result.stdout.splitlines() if line.startswith("error: ")]
+    assert errors and all(": states " in line for line in errors), result.stdout
     restated = [line for line in result.stdout.splitlines() if "restates" in line]
     assert restated == [
         f"warning: {path}:5: prose-sums: the explanation restates the worked solution drills prints "
@@ -253,8 +262,10 @@ def test_an_explanation_that_restates_the_worked_solution_is_a_warning(tmp_path)
     ]
     # prose-insight: equations inside a sentence, a bare value and the Answer: line are not sums;
     # prose-fixed: without a problem drills prints no worked solution, so its sums are the only ones
-    assert "prose-insight" not in result.stdout and "prose-fixed: the explanation" not in result.stdout
-    assert "0 errors, 3 warnings" in result.stdout  # prose-fixed can diagnose nothing
+    assert not [line for line in result.stdout.splitlines()
+                if "prose-insight" in line and "states " not in line]
+    assert "prose-fixed: the explanation" not in result.stdout
+    assert f"{len(errors)} errors, 3 warnings" in result.stdout  # prose-fixed can diagnose nothing
 
 
 @pytest.mark.parametrize("line,restates", [
