@@ -27,7 +27,7 @@ from drills import __version__
 from drills.core.questions import Narrowing, Option, Problem, Question, Source, Tolerance
 from drills.packs.meta import PackMeta
 
-FORMAT = 4  # bump when a cached type changes shape (4: each pack's exact answers)
+FORMAT = 5  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out)
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
                            (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta)}
@@ -52,7 +52,9 @@ def encode(value: Any) -> Any:
         name = type(value).__name__
         if _type(name) is None:
             raise CacheError(f"cannot cache a {name}")
-        return {"@": name, **{f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+        # a field at its default is left out (most of a Question's are): a smaller file, a faster load
+        return {"@": name, **{f.name: encode(v) for f in dataclasses.fields(value)
+                              if not _is_default(f, v := getattr(value, f.name))}}
     if isinstance(value, tuple):
         return {"@t": [encode(v) for v in value]}
     if isinstance(value, list):
@@ -66,7 +68,21 @@ def encode(value: Any) -> Any:
     raise CacheError(f"cannot cache a {type(value).__name__}")
 
 
+def _is_default(f: dataclasses.Field, value: Any) -> bool:
+    if f.default is not dataclasses.MISSING:
+        return type(value) is type(f.default) and value == f.default
+    if f.default_factory is not dataclasses.MISSING:
+        default = f.default_factory()
+        return type(value) is type(default) and value == default
+    return False
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def decode(value: Any) -> Any:
+    if type(value) in _PLAIN:  # most values: return at once
+        return value
     if isinstance(value, list):
         return [decode(v) for v in value]
     if isinstance(value, dict):
