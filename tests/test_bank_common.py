@@ -64,3 +64,15 @@ def test_question_shape(item):
     elif kind == "numeric":
         assert q.get("explanation", "").strip() and q.get("hints"), "explained, with a hint"
     assert q["prompt"].strip() and q.get("explanation", "x").strip()
+
+
+def test_breadth():
+    """Issue 14: at least 320 questions over at least 17 topics, each topic beyond NDCG with at
+    least 12, and every pack answerable with more than one kind of question."""
+    topics = Counter(q["topic"] for _, q in ALL)
+    assert len(ALL) >= 320, len(ALL)
+    assert len(topics) >= 17, sorted(topics)
+    beyond = [t for t in TOPICS if t not in NDCG_TOPICS]
+    assert {t: topics[t] for t in beyond if topics[t] < 12} == {}
+    for stem, pack in RAW.items():
+        assert len({q["kind"] for q in pack["questions"]}) >= 2, stem
