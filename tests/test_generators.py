@@ -39,6 +39,8 @@ PUBLIC = {
     "mrr-queries": {"queries", "n", "k"},
     "err-hand": {"n", "k", "max_rel"},
     "map-vs-ndcg": {"n", "max_rel", "gain", "k", "case"},
+    "ctr-lift": {"ask"},
+    "paired-test": {"test", "sides"},
 }
 
 # Parameter sets that between them reach every choice of every parameter.
@@ -86,6 +88,11 @@ CONFIGS: list[tuple[str, dict]] = [
     ("mrr-queries", {"k": "random"}),
     ("err-hand", {"k": "random"}),
     ("map-vs-ndcg", {}),
+    ("ctr-lift", {}),
+    ("ctr-lift", {"ask": "absolute"}),
+    ("paired-test", {}),
+    ("paired-test", {"test": "sign", "sides": 2}),
+    ("paired-test", {"test": "sign-flip", "sides": 2}),
 ]
 
 

@@ -52,7 +52,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     Generators (used by packs' `generated` questions; see docs/generators.md):
       ndcg-hand, swap-delta, compare-rankings, binary-vs-graded, single-relevant,
       ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case, ap-hand, map-queries,
-      precision-recall, mrr-queries, err-hand, map-vs-ndcg
+      precision-recall, mrr-queries, err-hand, map-vs-ndcg, ctr-lift, paired-test
     """
     from drills.core.plan import GenerationError, plan, prepared_all
 

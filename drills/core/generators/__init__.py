@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 # Importing the generator modules registers every generator.
-from drills.core.generators import cascade, compare, concepts, precision, ranking, versus  # noqa: F401
+from drills.core.generators import (  # noqa: F401
+    cascade,
+    compare,
+    concepts,
+    precision,
+    ranking,
+    stats,
+    versus,
+)
 from drills.core.generators.registry import REGISTRY, Generator, Param, register
 
 __all__ = ["REGISTRY", "Generator", "Param", "register"]
