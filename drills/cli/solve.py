@@ -147,14 +147,7 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         width = _width()
         style = Style(color=use_color(sys.stdout), width=width)
         if outcome is not None:
-            from drills.core.checking import explain
-
-            head, _, rest = explain(outcome, steps=False).partition("\n")
-            colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
-            click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
-            if rest:
-                click.echo(style.wrap(rest))
-            click.echo("")
+            echo_verdict(outcome, style)
         rows = 10**6 if all_rows else max(8, (_screen_rows() - 16) // 2)
         layout = Layout(narrow=width < NARROW_BELOW, max_rows=rows,
                         exact_width=None if all_rows else max(40, width - 20))
@@ -170,6 +163,18 @@ def _check(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202
     question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
                         problem=problem, metric=metric)
     return check(question, answer, override)
+
+
+def echo_verdict(outcome, style) -> None:  # noqa: ANN001 - an Outcome, a render.Style
+    """The graded answer above the worked steps: the verdict line coloured, then the diagnosis."""
+    from drills.core.checking import explain
+
+    head, _, rest = explain(outcome, steps=False).partition("\n")
+    colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
+    click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
+    if rest:
+        click.echo(style.wrap(rest))
+    click.echo("")
 
 
 def _screen_rows() -> int:

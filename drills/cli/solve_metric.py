@@ -125,7 +125,7 @@ def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: A
 def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) -> None:
     from dataclasses import replace
 
-    from drills.cli.solve import _screen_rows, _width
+    from drills.cli.solve import _screen_rows, _width, echo_verdict
     from drills.core.exact import decimal_text, with_value
     from drills.core.measures import worked
     from drills.display import use_color
@@ -134,14 +134,7 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
     width = _width()
     style = Style(color=use_color(sys.stdout), width=width)
     if outcome is not None:
-        from drills.core.checking import explain
-
-        head, _, rest = explain(outcome, steps=False).partition("\n")
-        colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
-        click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
-        if rest:
-            click.echo(style.wrap(rest))
-        click.echo("")
+        echo_verdict(outcome, style)
     limit = 10**6 if all_rows else max(8, _screen_rows() - 12)
     shown = result if len(result.rows) <= limit else replace(result, rows=result.rows[: limit - 1])
     text = worked(shown)

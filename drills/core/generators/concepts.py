@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from drills.core.exact import Log
+from drills.core.exact import Log, fraction_text
 from drills.core.generators.common import (
     concrete,
     declared,
@@ -29,10 +29,6 @@ SINGLE_RELEVANT = "single-relevant"
 NDCG_AT_1_BINARY = "ndcg-at-1-binary"
 GAIN_RATIO = "gain-ratio"
 DISCOUNT_AT_RANK = "discount-at-rank"
-
-
-def _frac(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 @register(
@@ -107,7 +103,7 @@ def ndcg_at_1_binary(template: Question, params: Mapping[str, Any], rng: random.
         Option("Precision@1 (equivalently Hit@1)", True,
                f"Right. {note}"),
         Option("Reciprocal rank (1 / rank of the first relevant document)", False,
-               f"RR gives credit below rank 1: here RR = {_frac(rr)} while NDCG@1 = {relevance[0]}."
+               f"RR gives credit below rank 1: here RR = {fraction_text(rr)} while NDCG@1 = {relevance[0]}."
                if first > 1 else
                "RR also gives credit to a relevant document at rank 2 (1/2), where NDCG@1 is 0."),
         Option("Recall@1 (relevant documents in the top 1 / all relevant documents)", False,
@@ -151,15 +147,15 @@ def gain_ratio(template: Question, params: Mapping[str, Any], rng: random.Random
         f"document than the gain of a grade-{low} document?",
     ])
     exp_ratio = ratio("exponential")
-    shown = _frac(exp_ratio) if exp_ratio.denominator == 1 else f"{_frac(exp_ratio)} = {float(exp_ratio):.4f}"
+    shown = fraction_text(exp_ratio) if exp_ratio.denominator == 1 else f"{fraction_text(exp_ratio)} = {float(exp_ratio):.4f}"
     note = (f"Gains: 2^{high} - 1 = {gain(high, 'exponential')} and 2^{low} - 1 = "
             f"{gain(low, 'exponential')}; ratio {shown}. Under "
-            f"2^rel (no - 1) the ratio would be 2^{high - low} = {_frac(ratio('pow2'))}, under linear "
-            f"gain {_frac(ratio('linear'))}. Neighbouring grades: 3, 7/3, 15/7, 31/15 ... tending to 2.")
+            f"2^rel (no - 1) the ratio would be 2^{high - low} = {fraction_text(ratio('pow2'))}, under linear "
+            f"gain {fraction_text(ratio('linear'))}. Neighbouring grades: 3, 7/3, 15/7, 31/15 ... tending to 2.")
     return concrete(
         template, GAIN_RATIO, {**p, "high": high, "low": low}, kind="numeric", prompt=prompt,
         problem=Problem((high, low)), metric="gain_ratio", slips=declared("gain_ratio"),
-        answer=_frac(exp_ratio), explanation=note,
+        answer=fraction_text(exp_ratio), explanation=note,
         hints=("Write both gains out: 2^rel - 1 for each grade.",),
     )
 
@@ -168,7 +164,7 @@ def _log_ratio(top: Log, bottom: Log) -> str:
     """``log2(5)/log2(3)`` as answer text, reduced when both logs are rational."""
     rt, rb = top.rational, bottom.rational
     if rt is not None and rb is not None:
-        return _frac(rt / rb)
+        return fraction_text(rt / rb)
     if rb == 1:
         return top.text
     return f"{top.text}/{bottom.text}"

@@ -14,16 +14,13 @@ from itertools import product
 from math import comb
 from typing import Any
 
+from drills.core.exact import fraction_text
 from drills.core.generators.common import concrete, resolved
 from drills.core.generators.registry import Param, register
 from drills.core.questions import Question
 
 CTR_LIFT = "ctr-lift"
 PAIRED_TEST = "paired-test"
-
-
-def _frac(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 @register(
@@ -63,7 +60,7 @@ def ctr_lift(template: Question, params: Mapping[str, Any], rng: random.Random) 
             f"({float(diff) * 100:+.3f} points). Divide clicks by each arm's own impressions: the "
             "arms need not be the same size, and comparing raw clicks would reward the bigger arm.")
     return concrete(template, CTR_LIFT, {**p, "clicks": [int(c_a), int(c_b)], "impressions": [n_a, n_b]},
-                    kind="numeric", prompt=prompt, answer=_frac(want), explanation=note,
+                    kind="numeric", prompt=prompt, answer=fraction_text(want), explanation=note,
                     hints=("CTR = clicks / impressions, for each arm separately.",))
 
 
@@ -117,7 +114,7 @@ def paired_test(template: Question, params: Mapping[str, Any], rng: random.Rando
                 f"X ~ Binomial({n}, 1/2): "
                 + (f"P(X >= {positives}) = {sum(comb(n, i) for i in range(positives, n + 1))}/{2**n}"
                    if sides == 1 else "twice the smaller tail, P(X >= k) or P(X <= k), at most 1")
-                + f" = {_frac(want)}. "
+                + f" = {fraction_text(want)}. "
                 "The sign test ignores how large each difference is: robust, but weak.")
     else:
         want = sign_flip_p(diffs, sides)
@@ -126,7 +123,7 @@ def paired_test(template: Question, params: Mapping[str, Any], rng: random.Rando
         note = (f"Under the null each difference is as likely to have either sign, so the "
                 f"{2**n} sign patterns are equally likely; the p-value is the share whose sum is "
                 + ("at least the observed one in size" if sides == 2 else "at least the observed one")
-                + f": {_frac(want)} = {float(want):.4f}. The test uses the sizes of the "
+                + f": {fraction_text(want)} = {float(want):.4f}. The test uses the sizes of the "
                 "differences, unlike the sign test, and assumes nothing about their distribution.")
     prompt = "\n".join([
         f"Systems A and B were run on the same {n} queries. The per-query differences in "
@@ -134,5 +131,5 @@ def paired_test(template: Question, params: Mapping[str, Any], rng: random.Rando
         ask + " Give a fraction or a decimal.",
     ])
     return concrete(template, PAIRED_TEST, {**p, "differences": [d / 100 for d in diffs]},
-                    kind="numeric", prompt=prompt, answer=_frac(want), explanation=note,
+                    kind="numeric", prompt=prompt, answer=fraction_text(want), explanation=note,
                     hints=("Pair by query: only the per-query differences matter.",))
