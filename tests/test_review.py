@@ -619,3 +619,37 @@ def test_forecast_with_nothing_scheduled_and_with_list():
     assert result.stdout.startswith("No reviews are scheduled yet")
     result = CliRunner().invoke(cli, ["review", "--forecast", "--list"])
     assert result.exit_code == 2 and result.output.count("\n") == 1
+
+
+LEAKING_PACK = """\
+pack:
+  name: leaky
+  version: "1.0.0"
+questions:
+  - id: leaky-a
+    topic: leaky
+    kind: numeric
+    prompt: "The NDCG of one relevant document at rank 2?"
+    answer: "1/log2(3)"
+    hints: ["log2(3)"]
+    explanation: "One relevant document: IDCG = 1."
+  - id: leaky-b
+    topic: leaky
+    kind: numeric
+    prompt: "A relevant document at rank 2 scores 0.6309 in NDCG. What is its RR?"
+    answer: "1/2"
+    hints: ["1/rank"]
+    explanation: "RR = 1/2."
+"""
+
+
+def test_a_review_session_never_holds_two_questions_that_give_each_other_away(store, drills_home):
+    packs = drills_home / "packs"
+    packs.mkdir(exist_ok=True)
+    (packs / "leaky.yaml").write_text(LEAKING_PACK, encoding="utf-8")
+    due_now(store, [("q:leaky-a", timedelta(hours=2)), ("q:leaky-b", timedelta(hours=1))])
+    result = CliRunner().invoke(cli, ["review"], input=":skip\n:skip\n")
+    assert result.exit_code == 0, result.output
+    assert "Question 1/1" in result.output and "Question 1/2" not in result.output
+    asked = store.conn.execute("SELECT question_id FROM attempts").fetchall()
+    assert asked == [("leaky-a",)]  # the most overdue; leaky-b states its answer, so it waits

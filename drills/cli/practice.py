@@ -240,12 +240,19 @@ def run_review(keys: list[str], count: int) -> int:
     found = resolve(keys, questions)
     stale = sum(1 for key in keys if key not in found)
     chosen = [key for key in keys if key in found][: max(0, count)]
+    from drills.core.leaks import Guard
+
+    guard = Guard()  # two due items whose texts give each other's answers: the later waits
     items: list[Question] = []
     for key in chosen:
         if key.startswith("skill:"):
-            items += _plan(found[key], seed + len(items), 1, (), None)
+            planned = _plan(found[key], seed + len(items), 1, (), None)
         else:
-            items += _plan(found[key], seed, 1, (), None)
+            planned = _plan(found[key], seed, 1, (), None)
+        for q in planned:
+            if not guard.clash(q):
+                guard.take(q)
+                items.append(q)
     if not items:
         store.close()
         if stale:
