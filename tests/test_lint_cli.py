@@ -293,18 +293,3 @@ def test_which_explanation_lines_restate_the_sums(line, restates):
     fixed = Question(id="f", topic="hand-computation", kind="numeric", prompt="?", answer="1",
                      explanation=line)
     assert restated_steps(fixed) == []
-
-
-def test_an_answer_with_no_engine_metric_behind_it_is_not_asked_for_a_problem(tmp_path):
-    path = tmp_path / "stats.yaml"
-    path.write_text('pack:\n  name: stats\n  version: "1.0.0"\nquestions:\n'
-                    '  - id: t-stat\n    topic: significance\n    kind: numeric\n'
-                    '    prompt: "Differences 1, 2, 3: their mean?"\n    answer: "2"\n'
-                    '    hints: ["add"]\n    explanation: "6/3."\n'
-                    '  - id: ndcg-fixed\n    topic: significance\n    kind: numeric\n'
-                    '    prompt: "One relevant document at rank 2: its NDCG?"\n'
-                    '    answer: "1/log2(3)"\n    hints: ["IDCG = 1"]\n    explanation: "1/log2(3)."\n',
-                    encoding="utf-8")
-    out = lint(str(path), "--seeds", "1").stdout
-    assert "ndcg-fixed: can diagnose nothing" in out
-    assert "t-stat" not in out

@@ -88,17 +88,6 @@ def _answer_agrees(q: Question) -> list[str]:
     return []
 
 
-# A prompt that asks for one of these is about a metric the engine computes, so a fixed answer
-# without its `problem:` loses the diagnosis; other numbers (a t statistic, a CTR lift, a click
-# probability, alpha-nDCG) have no engine metric, and nothing to attach.
-_ENGINE_METRIC = re.compile(r"(?<![\w-])(?:NDCG|I?DCG|MRR|MAP|AP|ERR|RBP|P@\d|R-?prec)(?:@\d+)?(?![\w-])"
-                            r"|\b(?:precision|recall|reciprocal rank)\b", re.IGNORECASE)
-
-
-def _names_a_metric(prompt: str) -> bool:
-    return _ENGINE_METRIC.search(prompt) is not None
-
-
 def slip_warnings(q: Question) -> list[str]:
     """A numeric question that can diagnose nothing; an explicit tolerance that accepts a slip.
 
@@ -114,8 +103,6 @@ def slip_warnings(q: Question) -> list[str]:
     case = case_of(q)
     tol = q.tolerance or Tolerance()
     if case is None:
-        if not _names_a_metric(q.prompt):  # a t statistic, a CTR lift: no engine metric to attach
-            return []
         return ["can diagnose nothing: an `answer:` without `problem:` + `metric:` has no "
                 "wrong-formula slips to check (attach the problem it is about)"]
     out: list[str] = []
