@@ -138,7 +138,12 @@ def _template(name: str, params: dict) -> Question:
                     pack="p", source=Source("p.yaml", 1), generator=name, params=params)
 
 
-@pytest.mark.parametrize("name, params", CONFIGS)
+# Generators of numbers no engine metric computes (a CTR lift, a test's p-value): exact
+# answers, no ranking problem, so no formula slips to declare.
+NO_PROBLEM = {"ctr-lift", "paired-test"}
+
+
+@pytest.mark.parametrize("name, params", [c for c in CONFIGS if c[0] not in NO_PROBLEM])
 def test_generated_numeric_items_declare_slips_that_apply(name, params):
     for seed in range(15):
         q = instantiate(_template(name, params), random.Random(seed))
