@@ -83,9 +83,7 @@ class Session:
         self.items = list(items)
         self.options = options or Options()
         self.clock = clock
-        # Grades a code answer (drills.cli.coding.grade: runs it in a separate process);
-        # injected like the clock, so the session itself never starts a process.
-        self.code_grader = code_grader
+        self.code_grader = code_grader  # runs code answers elsewhere (injected like the clock)
         self.records: list[Record] = []
         self.index = 0
         self.streak = 0
