@@ -133,8 +133,8 @@ def open_question(question_id: str) -> None:
 def check(file: Path, question_id: str, as_json: bool) -> None:
     """Grade FILE's function for question ID on its hidden cases."""
     q = _find(question_id)
+    from drills.core.codetext import SourceError, source_text
     from drills.core.safetext import visible
-    from drills.tui.codeinput import EditorError, source_text
 
     shown = visible(str(file))
     try:
@@ -143,7 +143,7 @@ def check(file: Path, question_id: str, as_json: bool) -> None:
         if file.stat().st_size > MAX_FILE_BYTES:
             fail(f"{shown} is over {MAX_FILE_BYTES // 1000} kB: a solution is one function")
         source = source_text(file.read_bytes(), shown)
-    except EditorError as exc:
+    except SourceError as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read {shown}: {exc.strerror or exc}")

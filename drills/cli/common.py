@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from drills.core.safetext import plural  # noqa: F401 - the commands' plural, kept importable here
+
 if TYPE_CHECKING:
     from drills.core.questions import Tolerance
     from drills.store import Store
@@ -30,11 +32,6 @@ def fail(message: str, code: int = Exit.USAGE) -> NoReturn:
 MAX_COUNT = 1000  # questions per session or worksheet
 MAX_SEED = 2**63 - 1  # seeds are stored in SQLite INTEGER columns
 MAX_MINUTES = 24 * 60
-
-
-def plural(n: int, noun: str, many: str | None = None) -> str:
-    """``1 question``, ``2 questions``; ``many`` for irregular plurals."""
-    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
 
 
 def check_count(count: int) -> None:

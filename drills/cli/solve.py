@@ -124,20 +124,7 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
 
         data = solution_json(sol)
         if outcome is not None:
-            data["check"] = {
-                "input": answer,
-                "metric": metric,
-                "verdict": outcome.verdict,
-                "exact": outcome.exact,
-                "misconceptions": list(outcome.misconceptions),
-                "error": outcome.error,
-                "tolerance": {"absolute": outcome.tolerance.absolute,
-                              "relative": outcome.tolerance.relative} if outcome.tolerance else None,
-                # the tolerance accepted a slip's value, so it was narrowed: why, and to how many places
-                "narrowed": outcome.narrowed,
-                "decimals": outcome.decimals,
-                "message": outcome.summary,
-            }
+            data["check"] = check_json(outcome, answer, metric)
         click.echo(json.dumps(data, indent=2))
     else:
         from drills.core.explain import NARROW_BELOW, Layout, worked_solution
@@ -163,6 +150,24 @@ def _check(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202
     question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
                         problem=problem, metric=metric)
     return check(question, answer, override)
+
+
+def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an Outcome
+    """``--json``'s "check": the graded answer, for every metric."""
+    return {
+        "input": answer,
+        "metric": metric,
+        "verdict": outcome.verdict,
+        "exact": outcome.exact,
+        "misconceptions": list(outcome.misconceptions),
+        "error": outcome.error,
+        "tolerance": {"absolute": outcome.tolerance.absolute,
+                      "relative": outcome.tolerance.relative} if outcome.tolerance else None,
+        # the tolerance accepted a slip's value, so it was narrowed: why, and to how many places
+        "narrowed": outcome.narrowed,
+        "decimals": outcome.decimals,
+        "message": outcome.summary,
+    }
 
 
 def echo_verdict(outcome, style) -> None:  # noqa: ANN001 - an Outcome, a render.Style

@@ -112,13 +112,9 @@ def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: A
                          for r in result.rows]
     data[metric] = entry
     if outcome is not None:
-        data["check"] = {
-            "input": answer, "metric": metric, "verdict": outcome.verdict, "exact": outcome.exact,
-            "misconceptions": list(outcome.misconceptions), "error": outcome.error,
-            "tolerance": {"absolute": outcome.tolerance.absolute,
-                          "relative": outcome.tolerance.relative} if outcome.tolerance else None,
-            "narrowed": outcome.narrowed, "decimals": outcome.decimals, "message": outcome.summary,
-        }
+        from drills.cli.solve import check_json
+
+        data["check"] = check_json(outcome, answer or "", metric)
     return data
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from drills.core.questions import Question
 
-SUBMIT_HINT = "Write the function, then submit it (:edit reopens the editor)."
+
+class SourceError(ValueError):
+    """A solution file that is not text Python could read."""
 
 
 def numbered(code: str) -> str:
@@ -64,3 +66,17 @@ def scaffold(question: Question) -> str:
     body = "\n".join(f"    {line}".rstrip() for line in doc).replace('"""', "'''")
     return (f"# drills coding question {question.id}\n\n\n{signature}\n"
             f'    """\n{body}\n    """\n    raise NotImplementedError\n')
+
+
+def source_text(data: bytes, name: str) -> str:
+    """A Python file's bytes as text, decoded as Python would: a UTF-8 BOM or a
+    ``# -*- coding: ... -*-`` line honoured (an editor's Windows save runs as it would)."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        raise SourceError(f"{name} is not UTF-8 text (nor in the encoding its coding line names)") from None
+    return text[1:] if text.startswith("\ufeff") else text

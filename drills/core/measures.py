@@ -16,10 +16,7 @@ from drills.core import binary_metrics as bm
 from drills.core import cascade_metrics as cm
 from drills.core.questions import MEASURED_METRICS, Problem
 
-BINARY = ("precision", "recall", "rprec", "hit", "rr", "ap")
-CASCADE = ("err", "rbp")
-MEAN = ("map", "mrr")
-MEASURED = MEASURED_METRICS
+MEASURED = MEASURED_METRICS  # (the list lives in questions.py: packs read it without this module)
 
 Result = Union[bm.BinaryResult, bm.MeanResult, cm.CascadeResult]  # noqa: UP007 - 3.10 runtime alias
 

@@ -95,3 +95,8 @@ def json_text(value: Any, **kwargs: Any) -> str:
     """
     text = json.dumps(value, **kwargs)
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``1 question``, ``2 questions``; ``many`` for irregular plurals."""
+    return f"{n:,} {noun if n == 1 else many or noun + 's'}"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from drills.core.explain import Layout
-from drills.core.safetext import visible
+from drills.core.safetext import plural, visible
 from drills.core.trec_eval import Evaluation, NdcgResult, QueryEvaluation
 from drills.core.trec_measures import Measure
 
@@ -264,10 +264,10 @@ def worked_query(ev: Evaluation, q: QueryEvaluation, view: View, qrels: str, run
 
     unjudged = sum(1 for g in q.judged if g is None)
     negative = sum(1 for g in q.judged if g is not None and g < 0)
-    head = [f"Query {visible(q.qid)}: {_count(len(q.docnos), 'document')} in {visible(run)}, ranked by score "
+    head = [f"Query {visible(q.qid)}: {plural(len(q.docnos), 'document')} in {visible(run)}, ranked by score "
             "descending, ties by docno descending (the rank column is not read)"
             + (f"; {q.ties:,} share a score" if q.ties else "") + ".",
-            f"{visible(qrels)} judges {_count(q.judged_count, 'document')} for it; "
+            f"{visible(qrels)} judges {plural(q.judged_count, 'document')} for it; "
             f"{len(q.positives):,} {'has' if len(q.positives) == 1 else 'have'} a grade above 0."]
     if unjudged or negative:
         marks = []
@@ -307,8 +307,3 @@ def _wrap(lines: list[str], width: int | None) -> str:
             glued, width, initial_indent=lead, subsequent_indent=lead + "    ",
             break_on_hyphens=False))
     return visible("\n".join(out))
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 document``, ``1,200 documents``."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"

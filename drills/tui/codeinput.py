@@ -12,6 +12,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
+from drills.core.codetext import SourceError, source_text
 from drills.core.questions import Question
 
 END = ":end"  # a typed code answer ends with this line
@@ -53,20 +54,6 @@ class EditorError(RuntimeError):
     """The editor could not be started or the file not read: a one-line reason."""
 
 
-def source_text(data: bytes, name: str) -> str:
-    """A Python file's bytes as text, decoded as Python would: a UTF-8 BOM or a
-    ``# -*- coding: ... -*-`` line honoured (an editor's Windows save runs as it would)."""
-    import io
-    import tokenize
-
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        text = data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
-        raise EditorError(f"{name} is not UTF-8 text (nor in the encoding its coding line names)") from None
-    return text[1:] if text.startswith("\ufeff") else text
-
-
 def edit(question: Question, command: list[str]) -> str | None:
     """Open the question's file in ``command``; its text afterwards, or None when the learner
     left the scaffold as it was (nothing to grade). An editor that exits with an error
@@ -86,6 +73,8 @@ def edit(question: Question, command: list[str]) -> str | None:
                           f"(your file is kept: {path})")
     try:
         text = source_text(path.read_bytes(), str(path))
+    except SourceError as exc:
+        raise EditorError(str(exc)) from None
     except FileNotFoundError:
         raise EditorError(f"the editor removed {path}: nothing to submit") from None
     except OSError as exc:
