@@ -60,6 +60,8 @@ def test_changes_apply_one_thing():
     assert changed(PROBLEM, {"gain": "linear"}).gain == "linear"
     binary = changed(PROBLEM, {"binarise": True})
     assert binary.relevance == (1, 0, 1, 1) and binary.judged == (1, 1, 1, 1, 0)
-    assert changed(PROBLEM, {"swap": [1, 3]}).swap == (1, 3)
+    assert changed(PROBLEM, {"swap": [1, 3]}, "delta_ndcg").swap == (1, 3)  # the swap is asked about
+    swapped = changed(PROBLEM, {"swap": [1, 3]}, "ndcg")  # the ranking after the swap
+    assert swapped.relevance == (2, 0, 3, 1) and swapped.swap is None
     with pytest.raises(ScenarioError, match="unknown change"):
         changed(PROBLEM, {"depth": 3})

@@ -61,6 +61,8 @@ def instantiate(template: Question, rng: random.Random) -> Question:
     """
     if template.kind == "choice":
         return shuffle_options(template, rng)
+    if template.kind == "scenario":
+        return _scenario(template, rng)
     if template.kind != "generated":
         return template
     gen = REGISTRY.get(template.generator or "")
@@ -74,6 +76,30 @@ def instantiate(template: Question, rng: random.Random) -> Question:
         return gen.make(template, gen.resolved(template.params), rng)
     except (ValueError, ArithmeticError) as exc:
         raise GenerationError(template.id, f"generator {gen.name} failed: {exc}") from exc
+
+
+def _scenario(template: Question, rng: random.Random) -> Question:
+    """A scenario as asked: a fixed one with its choice steps' options shuffled; a generated
+    one drawn by its scenario generator (the pack's own ``steps``, if any, over the drawn problem)."""
+    from drills.core.scenario import ScenarioError, bind
+
+    if not template.generator:
+        return replace(template, steps=tuple(shuffle_options(s, rng) if s.kind == "choice" else s
+                                             for s in template.steps))
+    gen = REGISTRY.get(template.generator)
+    if gen is None or gen.kind != "scenario":
+        raise GenerationError(template.id, f"{template.generator!r} is not a scenario generator")
+    problems = gen.validate(template.params)
+    if problems:
+        raise GenerationError(template.id, "; ".join(f"{k}: {m}" for k, m in problems))
+    try:
+        made = gen.make(template, gen.resolved(template.params), rng)
+        if template.steps:  # the pack's own steps over the drawn problem
+            steps = [shuffle_options(s, rng) if s.kind == "choice" else s for s in template.steps]
+            made = bind(replace(template, params=made.params), made.problem, steps, setup=made.prompt)
+    except (ScenarioError, ValueError, ArithmeticError) as exc:
+        raise GenerationError(template.id, f"generator {gen.name} failed: {exc}") from exc
+    return made
 
 
 def select(
@@ -226,11 +252,39 @@ def _problem_json(q: Question) -> dict[str, Any]:
     return out
 
 
+def scenario_params(q: Question) -> dict[str, Any]:
+    """A scenario's shared problem as JSON: ``relevance``, ``judged``, ``k``, ``gain`` (and the
+    conventions beyond NDCG's when they are not the defaults)."""
+    params = _problem_json(replace(q, metric=None))
+    params.pop("metric", None)
+    params.pop("swap", None)
+    return params
+
+
+def _step_json(q: Question) -> dict[str, Any]:
+    item = item_json(q)
+    step: dict[str, Any] = {"step": q.part.step if q.part else None,
+                            "name": q.part.name if q.part else None, "kind": q.kind, "prompt": q.prompt,
+                            "topic": q.topic}
+    if q.kind == "numeric":
+        step["metric"] = q.metric
+        if q.problem is not None and q.metric:
+            step["params"] = item.get("params")
+        step["uses"] = list(q.part.uses) if q.part else []
+    for key in ("answer", "options", "correct", "model_answer", "key_points", "function",
+                "signature", "code"):
+        if key in item:
+            step[key] = item[key]
+    return step
+
+
 def prepared_all(items: Sequence[Question]) -> list[Question]:
     """Every item as it is asked: fixed numeric questions narrowed where they need it."""
     from drills.core.narrowing import prepared
 
-    return [prepared(q) if q.kind == "numeric" else q for q in items]
+    return [prepared(q) if q.kind == "numeric" else
+            replace(q, steps=tuple(prepared(s) if s.kind == "numeric" else s for s in q.steps))
+            if q.kind == "scenario" else q for q in items]
 
 
 def item_json(q: Question) -> dict[str, Any]:
@@ -259,6 +313,10 @@ def item_json(q: Question) -> dict[str, Any]:
         out["key_points"] = list(q.key_points)
     elif q.kind == "code":
         out.update(function=q.function, signature=q.signature)
+    elif q.kind == "scenario":
+        if q.problem is not None:
+            out["params"] = scenario_params(q)
+        out["steps"] = [_step_json(s) for s in q.steps]
     if q.code:
         out["code"] = q.code
     return out

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-KINDS: tuple[str, ...] = ("numeric", "generated", "choice", "concept", "code")
+KINDS: tuple[str, ...] = ("numeric", "generated", "choice", "concept", "code", "scenario")
+# The kinds a scenario's step may be.
+STEP_KINDS: tuple[str, ...] = ("numeric", "choice", "concept", "code")
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"  # choice options are answered a), b), ...
 TOPICS: tuple[str, ...] = (
@@ -143,6 +145,22 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Part:
+    """Where a step sits in its scenario (drills.core.scenario): the scenario's id, the step's
+    number (1-based) of ``of``, the name later steps' ``uses`` refer to, the steps it uses, the
+    change it makes to the shared problem (as (field, value) pairs), and the shared setup text
+    shown above every step."""
+
+    scenario: str
+    step: int = 1
+    of: int = 1
+    name: str = ""
+    uses: tuple[str, ...] = ()
+    change: tuple[tuple[str, Any], ...] = ()
+    setup: str = ""
+
+
+@dataclass(frozen=True)
 class Question:
     """A question as written in a pack (or made by a generator).
 
@@ -154,6 +172,9 @@ class Question:
     concept:   ``model_answer`` + ``key_points``; self-graded.
     code:      ``function`` + ``signature`` + ``task``; the learner's function is run on
                hidden cases by drills.core.codecheck (in a separate process).
+    scenario:  ``steps`` (each a question of a STEP_KINDS kind with its ``part``) over one shared
+               ``problem`` (or one a ``generator`` draws); asked one step at a time and graded
+               with carry-forward (drills.core.scenario).
     """
 
     id: str
@@ -185,6 +206,9 @@ class Question:
     signature: str | None = None
     task: Any = None
     code: str | None = None
+    # scenario: its steps; a step: where it sits in its scenario.
+    steps: tuple[Question, ...] = ()
+    part: Part | None = None
     pack: str = ""
     source: Source = field(default_factory=Source)
 

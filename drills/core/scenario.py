@@ -2,26 +2,34 @@
 
 A scenario puts one ranking on the whiteboard and asks a chain of steps (DCG@3, IDCG@3, so
 NDCG@3, what if binary, swap two ranks ...). Each step is an ordinary question (numeric with
-a metric, choice, concept) whose problem is the shared one with at most one thing changed
-(``change``: k, gain, binarised labels, a swap). A numeric step may name the earlier steps it
-``uses``; it is then graded against the exact value *and* against the value recomputed from
-the learner's own earlier answers (error carried forward, as Moodle STACK's follow-through
-marking does): an answer that follows from the learner's numbers is ``consistent``, counted
-as right for that step, and the slip is named once, at the step where it was made.
+a metric, choice, concept, code) whose problem is the shared one with at most a few things
+changed (``change``: k, gain, binarised labels, a swap, the judged pool). A numeric step may
+name the earlier steps it ``uses``; it is then graded against the exact value *and* against
+the value recomputed from the learner's own earlier answers (error carried forward, as Moodle
+STACK's follow-through marking does): an answer that follows from the learner's numbers is
+``consistent``, counted as right for that step, and the slip is named once, at the step where
+it was made.
 
-Pure: no terminal, no files.
+A scenario is planned as one item (a ``Question`` of kind ``scenario`` holding its ``steps``);
+the session asks its steps one at a time (``flatten``). Pure: no terminal, no files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from drills.core.questions import Problem, Question, Tolerance
+from drills.core.questions import Part, Problem, Question, Tolerance
 
 CHANGES = ("k", "gain", "binarise", "swap", "judged")
 CONSISTENT = "consistent"
+# Verdicts that count as a right answer (a consistent step is right: its slip was earlier).
+RIGHT = ("correct", CONSISTENT)
+MIN_STEPS, MAX_STEPS = 2, 12
+# Metrics whose swap is part of the question (LambdaRank's |delta NDCG|); for any other metric
+# a ``swap`` change swaps the two documents in the ranking, and the step asks about the result.
+SWAP_METRICS = ("delta_ndcg", "discount_ratio")
 
 
 class ScenarioError(ValueError):
@@ -37,52 +45,145 @@ class Step:
     uses: tuple[str, ...] = ()
 
 
-def changed(problem: Problem, change: Mapping[str, Any]) -> Problem:
-    """The shared problem with one step's ``change`` applied."""
+def changed(problem: Problem, change: Mapping[str, Any], metric: str | None = None) -> Problem:
+    """The shared problem with one step's ``change`` applied (each change relative to the
+    shared problem, not to the step before)."""
     unknown = [key for key in change if key not in CHANGES]
     if unknown:
         raise ScenarioError(f"unknown change {unknown[0]!r} (one of {', '.join(CHANGES)})")
     out = problem
     if "k" in change:
-        out = replace(out, k=change["k"])
+        out = replace(out, k=None if change["k"] is None else int(change["k"]))
     if "gain" in change:
         out = replace(out, gain=change["gain"])
+    if "judged" in change:
+        out = replace(out, judged=None if change["judged"] is None else tuple(change["judged"]))
     if change.get("binarise"):
         def binary(grades: tuple[int, ...] | None) -> tuple[int, ...] | None:
-            return None if grades is None else tuple(int(g > 0) for g in grades)
-        out = replace(out, relevance=binary(out.relevance) or (), judged=binary(out.judged))
+            return None if grades is None else tuple(int(g >= out.threshold) for g in grades)
+        out = replace(out, relevance=binary(out.relevance) or (), judged=binary(out.judged),
+                      queries=tuple(replace(q, relevance=binary(q.relevance) or (),
+                                            judged=binary(q.judged)) for q in out.queries))
     if "swap" in change:
-        i, j = change["swap"]
-        out = replace(out, swap=(int(i), int(j)))
-    if "judged" in change:
-        out = replace(out, judged=tuple(change["judged"]))
+        i, j = (int(x) for x in change["swap"])
+        if not (1 <= i <= len(out.relevance) and 1 <= j <= len(out.relevance)) or i == j:
+            raise ScenarioError(f"swap {[i, j]}: two different ranks from 1 to {len(out.relevance)}")
+        if metric in SWAP_METRICS:
+            out = replace(out, swap=(min(i, j), max(i, j)))
+        else:
+            grades = list(out.relevance)
+            grades[i - 1], grades[j - 1] = grades[j - 1], grades[i - 1]
+            out = replace(out, relevance=tuple(grades), swap=None)
+    elif metric not in SWAP_METRICS and out.swap is not None:
+        out = replace(out, swap=None)
     return out
+
+
+def bind(scenario: Question, problem: Problem | None, steps: Sequence[Question],
+         setup: str | None = None) -> Question:
+    """The scenario with its ``steps`` made concrete for ``problem``.
+
+    Each step (a Question with a ``part`` naming it: name, uses, change) gets its id
+    (``<scenario id>#<n>``), its place (n of N), the shared setup text, the scenario's pack,
+    source and (unless it has its own) topic and difficulty, and, for a numeric step with a
+    ``metric`` and no fixed ``answer``, the shared problem with its change applied.
+    """
+    text = scenario.prompt if setup is None else setup
+    out: list[Question] = []
+    for n, step in enumerate(steps, 1):
+        part = step.part or Part(scenario.id, name=f"step{n}")
+        part = replace(part, scenario=scenario.id, step=n, of=len(steps), setup=text)
+        fields: dict[str, Any] = {"id": f"{scenario.id}#{n}", "part": part, "pack": scenario.pack,
+                                  "source": step.source if step.source.line else scenario.source,
+                                  "topic": step.topic or scenario.topic,
+                                  "difficulty": step.difficulty or scenario.difficulty}
+        if step.kind == "numeric" and step.metric and problem is not None and step.answer is None:
+            fields["problem"] = changed(problem, dict(part.change), step.metric)
+        if scenario.generator and not step.generator:  # the drawn problem goes with each step
+            fields.update(generator=scenario.generator, params=scenario.params)
+        out.append(replace(step, **fields))
+    check_uses(out)
+    return replace(scenario, kind="scenario", problem=problem, prompt=text, steps=tuple(out))
+
+
+def check_uses(steps: Sequence[Question]) -> None:
+    """Every ``uses`` names an earlier numeric step whose value this step can be recomputed
+    from (see CARRY), on the same problem; raises ScenarioError otherwise."""
+    earlier: dict[str, Question] = {}
+    for q in steps:
+        part = q.part
+        assert part is not None
+        for name in part.uses:
+            if name not in earlier:
+                names = ", ".join(earlier) or "none"
+                raise ScenarioError(f"step {part.name!r} uses {name!r}, which is not an earlier step "
+                                    f"(earlier: {names})")
+            if q.kind != "numeric" or q.metric not in CARRY:
+                carried = ", ".join(f"{m} (from {', '.join(n)})" for m, (n, _) in CARRY.items())
+                raise ScenarioError(f"step {part.name!r} uses earlier steps, but only these metrics are "
+                                    f"recomputed from a learner's earlier numbers: {carried}")
+            used = earlier[name]
+            needs = CARRY[q.metric][0]
+            if used.kind != "numeric" or used.metric not in needs:
+                raise ScenarioError(f"step {part.name!r} ({q.metric}) uses {name!r}, but {q.metric} is "
+                                    f"recomputed from {' and '.join(needs)}, not from "
+                                    f"{used.metric or used.kind}")
+            if not _same(used.problem, q.problem):
+                raise ScenarioError(f"step {part.name!r} uses {name!r}, which is about a different "
+                                    "problem (another k, gain or list): its number cannot carry forward")
+        if part.name in earlier:
+            raise ScenarioError(f"two steps are named {part.name!r}")
+        earlier[part.name] = q
+
+
+def _same(a: Problem | None, b: Problem | None) -> bool:
+    return a is not None and b is not None and replace(a, swap=None) == replace(b, swap=None)
+
+
+def flatten(items: Sequence[Question]) -> tuple[list[Question], list[int]]:
+    """The questions a session asks, a scenario's steps in its place, and for each the index
+    of the planned item it belongs to."""
+    asked: list[Question] = []
+    owner: list[int] = []
+    for index, q in enumerate(items):
+        parts = q.steps if q.kind == "scenario" else (q,)
+        asked.extend(parts)
+        owner.extend([index] * len(parts))
+    return asked, owner
 
 
 # metric -> the quantities a learner's earlier answers may stand in for, and how the step's
 # value is made from them (every quantity not taken from the learner is the engine's exact one).
-Combine = Callable[[Mapping[str, float]], float]
+Combine = Callable[[Mapping[str, float], Mapping[str, float]], float]
 CARRY: dict[str, tuple[tuple[str, ...], Combine]] = {
-    "ndcg": (("dcg", "idcg"), lambda v: v["dcg"] / v["idcg"]),
+    # NDCG = DCG / IDCG
+    "ndcg": (("dcg", "idcg"), lambda v, exact: v["dcg"] / v["idcg"]),
+    # |delta NDCG| = |delta DCG| / IDCG: a swap leaves IDCG alone, so a wrong IDCG carries.
+    "delta_ndcg": (("idcg",), lambda v, exact: exact["delta_ndcg"] * exact["idcg"] / v["idcg"]),
 }
 
 
-def carried_value(step: Step, problem: Problem, learner: Mapping[str, float]) -> float | None:
+def carried_value(question: Question, learner: Mapping[str, float],
+                  used: Mapping[str, str]) -> float | None:
     """The step's value recomputed from the learner's answers to the steps it uses (the engine's
-    exact values for the rest); None when the step uses none of them or cannot be recomputed."""
+    exact values for the rest); None when it uses none of them or cannot be recomputed.
+
+    ``learner``: the learner's numbers by step name; ``used``: step name -> the quantity (metric)
+    that step computed.
+    """
     from drills.core.metrics import metric_value
 
-    metric = step.question.metric or ""
-    if metric not in CARRY or not step.uses:
+    metric = question.metric or ""
+    if metric not in CARRY or question.problem is None:
         return None
     needs, combine = CARRY[metric]
-    used = {name: learner[name] for name in step.uses if name in learner and name in needs}
-    if not used:
+    values = {used[name]: learner[name] for name in learner if used.get(name) in needs}
+    if not values:
         return None
-    values = {name: used.get(name, metric_value(problem, name).value) for name in needs}
+    exact = {m: metric_value(question.problem, m).value for m in (*needs, metric)}
     try:
-        return combine(values)
-    except ZeroDivisionError:
+        return combine({m: values.get(m, exact[m]) for m in needs}, exact)
+    except (ZeroDivisionError, OverflowError):
         return None
 
 
@@ -97,25 +198,55 @@ class StepGrade:
     inherited: bool = False  # a slip named at an earlier step is not named again here
 
 
-def grade_step(step: Step, text: str, problem: Problem, learner: Mapping[str, float],
-               wrong_steps: Mapping[str, int], tolerance: Tolerance | None = None) -> StepGrade:
-    """Grade ``text`` for ``step``; ``learner`` holds the learner's numbers for the earlier
-    steps by name, ``wrong_steps`` the 1-based number of each earlier step that was missed."""
-    from drills.core.checking import check
-
-    outcome = check(step.question, text, tolerance)
-    if outcome.verdict in ("correct", "invalid") or outcome.error is None:
+def carry(outcome: Any, question: Question, learner: Mapping[str, float],
+          missed: Mapping[str, int], used: Mapping[str, str]) -> StepGrade:
+    """Carry-forward on an ordinary ``outcome`` of a step: ``learner`` holds the learner's
+    numbers for the earlier steps this one uses (by name), ``missed`` the 1-based number of each
+    earlier step that was not right, ``used`` each used step's quantity."""
+    part = question.part
+    if outcome.verdict in ("correct", "invalid") or part is None or not part.uses:
         return StepGrade(outcome.verdict, outcome)
-    missed = [name for name in step.uses if name in wrong_steps]
-    carried = carried_value(step, problem, learner) if missed else None
-    if carried is None:
+    inherited = [name for name in part.uses if name in missed]
+    given = outcome.expected_value + outcome.error if (
+        outcome.expected_value is not None and outcome.error is not None) else None
+    if not inherited or given is None:
+        return StepGrade(outcome.verdict, outcome)
+    mine = {name: learner[name] for name in part.uses if name in learner}
+    value = carried_value(question, mine, used)
+    if value is None:
         return StepGrade(outcome.verdict, outcome)
     tol = outcome.tolerance or Tolerance()
-    given = outcome.expected_value + outcome.error if outcome.expected_value is not None else None
-    if given is None or abs(given - carried) > tol.allowed(carried):
-        return StepGrade(outcome.verdict, outcome, carried)
-    names = " and ".join(f"{name.upper()} {learner[name]:.6g}" for name in step.uses if name in learner)
-    first = min(wrong_steps[name] for name in missed)
+    if abs(given - value) > tol.allowed(value):
+        return StepGrade(outcome.verdict, outcome, value)
+    names = " and ".join(f"{used[name].upper()} {learner[name]:.6g}" for name in part.uses
+                         if name in learner)
+    first = min(missed[name] for name in inherited)
     message = (f"{given:.6g} follows from your {names}: this step is right; "
                f"the slip was in step {first}.")
-    return StepGrade(CONSISTENT, outcome, carried, message, inherited=True)
+    return StepGrade(CONSISTENT, outcome, value, message, inherited=True)
+
+
+def grade_step(step: Step, text: str, problem: Problem, learner: Mapping[str, float],
+               wrong_steps: Mapping[str, int], tolerance: Tolerance | None = None) -> StepGrade:
+    """Grade ``text`` for ``step`` (a named step whose names are its quantities, as in a
+    DCG -> IDCG -> NDCG chain); ``learner`` holds the learner's numbers for the earlier steps
+    by name, ``wrong_steps`` the 1-based number of each earlier step that was missed."""
+    from drills.core.checking import check
+
+    q = step.question
+    if q.part is None or q.part.uses != step.uses:
+        q = replace(q, part=Part("", name=step.name, uses=step.uses))
+    if q.problem is None:
+        q = replace(q, problem=problem)
+    outcome = check(q, text, tolerance)
+    return carry(outcome, q, learner, wrong_steps, {name: name for name in step.uses})
+
+
+def answer_of(text: str) -> float | None:
+    """The learner's number in ``text`` (for later steps' carry-forward), or None."""
+    from drills.core.answers import AnswerError, parse
+
+    try:
+        return float(parse(text).decimal())
+    except (AnswerError, ValueError, ArithmeticError):
+        return None

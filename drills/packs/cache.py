@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from drills import __version__
-from drills.core.questions import Narrowing, Option, Problem, Question, Source, Tolerance
+from drills.core.questions import Narrowing, Option, Part, Problem, Question, Source, Tolerance
 from drills.packs.meta import PackMeta
 
-FORMAT = 5  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out)
+FORMAT = 6  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
+# 6: scenarios' steps and parts)
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
-                           (Question, Option, Problem, Tolerance, Narrowing, Source, PackMeta)}
+                           (Question, Option, Problem, Tolerance, Narrowing, Source, Part, PackMeta)}
 _LAZY_TYPES = {"CodeTask": "drills.core.codetask"}  # imported when a cached pack has one
 
 

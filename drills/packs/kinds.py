@@ -195,6 +195,9 @@ def generated(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> di
     from drills.core.generators import REGISTRY  # imported late: generators may register late
 
     gen = REGISTRY.get(name)
+    if gen is not None and gen.kind == "scenario":
+        c.err((*p, "generator"), f"{name!r} makes a whole scenario: use it with `kind: scenario`")
+        return {"generator": None}
     if gen is None:
         known = ", ".join(sorted(REGISTRY)) or "none are registered"
         c.err((*p, "generator"), f"unknown generator {excerpt(name)!r}{suggest(name, REGISTRY)}; known: {known} "
@@ -223,5 +226,11 @@ def _has_invalid(value: Any) -> bool:
     return False
 
 
+def _scenario(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+    from drills.packs.scenariokind import scenario
+
+    return scenario(c, item, p, meta)
+
+
 CHECKS: dict[str, Check] = {"numeric": numeric, "choice": choice, "concept": concept, "generated": generated,
-                            "code": codekind.code}
+                            "code": codekind.code, "scenario": _scenario}

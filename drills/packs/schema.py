@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from drills.core.questions import DIFFICULTIES, GAINS, KINDS, TOPICS, Question, Source, Tolerance
-from drills.packs import codekind, kinds
+from drills.packs import codekind, kinds, scenariokind
 from drills.packs.document import described
 from drills.packs.errors import FieldPath, excerpt, suggest
 from drills.packs.meta import PackMeta  # noqa: F401 - re-exported: PackMeta was defined here
@@ -36,6 +36,7 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "choice": ("options", "code"),
     "concept": ("model_answer", "key_points"),
     "code": codekind.CODE_FIELDS,
+    "scenario": scenariokind.SCENARIO_FIELDS,
 }
 ALL_FIELDS = COMMON_FIELDS + tuple(f for fs in KIND_FIELDS.values() for f in fs if f != "tolerance") + ("tolerance",)
 _ALLOWED = {kind: frozenset(COMMON_FIELDS + fields) for kind, fields in KIND_FIELDS.items()}
@@ -271,9 +272,10 @@ class Checker:
             fields["code"] = codekind.snippet(self, item, p)
             if fields["code"] is None:
                 return None
-        if any(fields[k] is None for k in _REQUIRED):
+        if any(fields[k] is None for k in _REQUIRED) or (kind == "scenario" and fields["steps"] is None):
             return None
-        return Question(**fields, pack=meta.name if meta else "", source=Source(self.doc.name, self.doc.line(p)))
+        q = Question(**fields, pack=meta.name if meta else "", source=Source(self.doc.name, self.doc.line(p)))
+        return scenariokind.finish(self, q, p) if kind == "scenario" else q
 
 
 def build_pack(doc: Document, *, builtin: bool = False) -> tuple[PackMeta | None, list[Question]]:

@@ -37,6 +37,9 @@ class Generator:
     summary: str
     make: Make
     params: Mapping[str, Param] = field(default_factory=dict)
+    # "question": makes a numeric or choice question (kind: generated); "scenario": makes a
+    # whole scenario, its problem and its steps (kind: scenario, see drills.core.scenario).
+    kind: str = "question"
 
     def validate(self, params: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Return (field, message) problems with ``params``; empty when they are fine."""
@@ -83,14 +86,15 @@ REGISTRY: dict[str, Generator] = {}
 
 
 def register(
-    name: str, *, topic: str, summary: str, params: Mapping[str, Param] | None = None
+    name: str, *, topic: str, summary: str, params: Mapping[str, Param] | None = None,
+    kind: str = "question",
 ) -> Callable[[Make], Make]:
     """Decorator: register ``make`` under ``name``."""
 
     def deco(make: Make) -> Make:
         if name in REGISTRY:
             raise ValueError(f"generator {name!r} registered twice")
-        REGISTRY[name] = Generator(name, topic, summary, make, dict(params or {}))
+        REGISTRY[name] = Generator(name, topic, summary, make, dict(params or {}), kind)
         return make
 
     return deco
