@@ -4,6 +4,8 @@ front ends render. Plain dataclasses; no I/O.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +35,7 @@ class Record:
 
     index: int
     question: Question
-    verdict: str  # correct | close | wrong | skipped | timeout
+    verdict: str  # correct | consistent (a scenario step) | close | wrong | skipped | timeout
     given: str = ""
     seconds: float = 0.0
     limit: float | None = None
@@ -45,6 +47,7 @@ class Record:
     outcome: Any = None  # drills.core.checking.Outcome for auto-graded answers
     explanation: str = ""  # full text: verdict, diagnosis, worked solution
     would_have: str | None = None  # a timeout whose typed, unsent answer was graded: its verdict
+    item: int = -1  # the planned item (0-based) it belongs to: a scenario's steps share one
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,25 @@ class Summary:
     records: tuple[Record, ...]
     deferred: bool
     quit_early: bool
+
+
+def summarize(options: Options, records: Sequence[Record], total: int, score: int, best_streak: int,
+              deferred: bool, quit_early: bool) -> Summary:
+    """The Summary of a session's ``records``: counts, by topic, slips, what to review next."""
+    from drills.core.scenario import RIGHT
+
+    counts = Counter(r.verdict for r in records)
+    topics: dict[str, list[int]] = {}
+    for r in records:
+        t = topics.setdefault(r.question.topic, [0, 0])
+        t[0] += r.verdict in RIGHT
+        t[1] += 1
+    hits = Counter(m for r in records for m in r.misconceptions)
+    weak = sorted((c / n, topic) for topic, (c, n) in topics.items() if c < n)
+    review = tuple(t for _, t in weak) + tuple(f"misconception {m}" for m, _ in hits.most_common(3))
+    return Summary(options.mode, options.seed, len(records), total, score, best_streak, dict(counts),
+                   {k: (v[0], v[1]) for k, v in topics.items()}, dict(hits), review,
+                   tuple(records), deferred, quit_early)
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from drills.commands import ALIASES, COMMANDS, command, command_name, help_text  # noqa: F401 - re-exported
 from drills.core.keypoints import covered, significant_words  # noqa: F401 - re-exported
 from drills.core.questions import Question
 from drills.core.reveal import answer_for, concept_text
+from drills.core.scenario import RIGHT, flatten, regrade
 from drills.events import (  # noqa: F401 - re-exported: the front ends import them from here
     RECORD_EVENTS,
     Event,
@@ -36,6 +37,7 @@ from drills.events import (  # noqa: F401 - re-exported: the front ends import t
     Summary,
     TimedOut,
     Waiting,
+    summarize,
 )
 
 FEEDBACK: tuple[str, ...] = ("brief", "full", "end")
@@ -51,27 +53,6 @@ MAX_CODE_LENGTH = 100_000  # a solution file
 GRADE_VERDICT = {"again": "wrong", "hard": "correct", "good": "correct", "easy": "correct"}
 _GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
                   "a": "again", "h": "hard", "g": "good", "e": "easy"}
-Handler = Callable[["Session"], "list[Event]"]
-# In-quiz commands (":hint" ...), registered by decorator on Session's methods: name -> (help, handler).
-COMMANDS: dict[str, tuple[str, Handler]] = {}
-ALIASES = {"q": "quit", "h": "hint", "s": "steps"}  # :q, :h, :s
-
-
-def command_name(text: str) -> str | None:
-    """The command a ``:word`` names (aliases resolved), or None for an unknown one."""
-    words = text.strip()[1:].split()
-    name = words[0].lower() if words else ""
-    name = ALIASES.get(name, name)
-    return name if name in COMMANDS else None
-
-
-def command(name: str, help: str) -> Callable[[Handler], Handler]:
-    def deco(fn: Handler) -> Handler:
-        COMMANDS[name] = (help, fn)
-        return fn
-    return deco
-
-
 class Session:
     """Ask ``items`` in order; ``submit`` and the commands return events to render."""
 
@@ -80,7 +61,10 @@ class Session:
                  code_grader: Callable[[Question, str], Any] | None = None) -> None:
         if not items:
             raise ValueError("a session needs at least one question")
-        self.items = list(items)
+        # A scenario is one planned item; its steps are asked one at a time (``items``), and
+        # ``_owner[i]`` is the planned item that step ``i`` belongs to.
+        self.planned = list(items)
+        self.items, self._owner = flatten(self.planned)
         self.options = options or Options()
         self.clock = clock
         self.code_grader = code_grader  # runs code answers elsewhere (injected like the clock)
@@ -93,6 +77,7 @@ class Session:
         self.quit_early = False
         self._hints = 0
         self._shown_at = 0.0
+        self._item_at = 0.0  # when the current planned item (a scenario's first step) was shown
         self._limit: float | None = None
         self._started = clock()
         self._pending: Revealed | None = None  # concept answer revealed, awaiting a self-grade
@@ -112,7 +97,7 @@ class Session:
 
     @property
     def score(self) -> int:
-        return sum(r.verdict == "correct" for r in self.records)
+        return sum(r.verdict in RIGHT for r in self.records)
 
     @property
     def brief(self) -> bool:
@@ -135,12 +120,28 @@ class Session:
         if self.finished or self._pending is not None or self._waiting:
             return None
         ends = []
-        limit = self.options.limits[self.index] if self.options.limits else self.options.seconds
+        limit = self.item_limit()
         if limit:
-            ends.append(self._shown_at + limit)
+            ends.append(self._item_at + limit)
         if self.options.minutes:
             ends.append(self._started + self.options.minutes * 60)
         return min(ends) if ends else None
+
+    def item_limit(self) -> float | None:
+        """The current planned item's time: a scenario's is shared by its steps (``--per-question``
+        gives it that many seconds per step)."""
+        owner = self._owner[self.index]
+        if self.options.limits:
+            return self.options.limits[owner]
+        seconds = self.options.seconds
+        q = self.planned[owner]
+        return seconds * len(q.steps) if seconds and q.kind == "scenario" else seconds
+
+    def position(self) -> tuple[int, int]:
+        """(1-based number, total) of the current planned item, as the learner counts them."""
+        offset = self.options.offset
+        owner = self._owner[min(self.index, len(self.items) - 1)]
+        return owner + 1 + offset, len(self.planned) + offset
 
     def remaining(self) -> float | None:
         end = self.deadline()
@@ -195,13 +196,15 @@ class Session:
             outcome = check(q, stripped, self.options.tolerance)
         if not outcome.counted:
             return [InvalidAnswer(outcome.summary)]
+        if q.part is not None:  # a scenario's step: carry-forward from the learner's earlier steps
+            outcome = regrade(outcome, q, [(r.question, r.verdict, r.given) for r in self._chain()])
         full = explain(outcome, steps=True)
         rec = self._record(outcome.verdict, stripped, expected=outcome.expected,
                            expected_value=outcome.expected_value,
                            misconceptions=tuple(outcome.misconceptions), outcome=outcome,
                            explanation=full)
         events: list[Event] = [Graded(rec, self.deferred, brief=self.brief)]
-        missed = outcome.verdict != "correct"
+        missed = outcome.verdict not in RIGHT
         if missed and self.brief and not self.options.pause and not self.deferred:
             events.append(Notice("(:steps shows the full worked solution)"))
         return events + self._advance(wait=missed)
@@ -278,9 +281,8 @@ class Session:
         if self._waiting:
             events.append(Waiting())
         elif not self.finished and self._pending is None:  # the question still waiting, again
-            offset = self.options.offset
-            events.append(QuestionShown(self.index + offset, len(self.items) + offset,
-                                        self.items[self.index], self.remaining()))
+            number, total = self.position()
+            events.append(QuestionShown(number - 1, total, self.items[self.index], self.remaining()))
         return events
 
     @command("skip", "skip this question (recorded as skipped; shows the answer)")
@@ -308,6 +310,12 @@ class Session:
             outcome = check(q, typed.strip(), self.options.tolerance)
             rec.would_have = outcome.verdict if outcome.counted else None
         events: list[Event] = [TimedOut(rec, self.deferred)]
+        while q.part is not None and self.index + 1 < len(self.items) and \
+                self._owner[self.index + 1] == self._owner[self.index]:  # the scenario's time is up
+            self.index += 1
+            self._shown_at = self.clock()
+            events.append(TimedOut(self._record("timeout", "", **answer_for(self.items[self.index])),
+                                   True))
         if self.options.minutes and self.elapsed() >= self.options.minutes * 60:
             return events + [Notice("time is up for the mock"), *self.quit(early=False)]
         return events + self._advance()
@@ -325,10 +333,7 @@ class Session:
 
     @command("help", "list these commands")
     def help(self) -> list[Event]:
-        short = {name: alias for alias, name in ALIASES.items()}
-        names = {n: f":{n}" + (f" (:{short[n]})" if n in short else "") for n in COMMANDS}
-        width = max(map(len, names.values())) + 1
-        return [Notice("\n".join(f"{names[n].ljust(width)} {h}" for n, (h, _) in COMMANDS.items()))]
+        return [Notice(help_text())]
 
     def _expired(self) -> bool:
         end = self.deadline()
@@ -337,15 +342,22 @@ class Session:
     def _show(self) -> QuestionShown:
         self._hints = 0
         self._shown_at = self.clock()
+        q = self.items[self.index]
+        if q.part is None or q.part.step == 1:
+            self._item_at = self._shown_at
         end = self.deadline()
         self._limit = None if end is None else max(0.0, end - self._shown_at)
-        offset = self.options.offset
-        q = self.items[self.index]
         if q.kind == "numeric":  # narrowed when shown, not all at plan time (core/narrowing)
             from drills.core.narrowing import prepared
 
             q = self.items[self.index] = prepared(q)
-        return QuestionShown(self.index + offset, len(self.items) + offset, q, self._limit)
+        number, total = self.position()
+        return QuestionShown(number - 1, total, q, self._limit)
+
+    def _chain(self) -> list[Record]:
+        """The records of the current scenario's earlier steps."""
+        owner = self._owner[self.index]
+        return [r for r in self.records if self._owner[r.index] == owner]
 
     def _reveal(self, text: str) -> list[Event]:
         q = self.items[self.index]
@@ -368,9 +380,9 @@ class Session:
         q = self.items[self.index]
         took = self.clock() - self._shown_at if seconds is None else seconds
         rec = Record(self.index, q, verdict, given, round(took, 3), self._limit,
-                     hints=self._hints, **fields)
+                     hints=self._hints, item=self._owner[self.index], **fields)
         self.records.append(rec)
-        self.streak = self.streak + 1 if verdict == "correct" else 0
+        self.streak = self.streak + 1 if verdict in RIGHT else 0
         self.best_streak = max(self.best_streak, self.streak)
         return rec
 
@@ -384,16 +396,5 @@ class Session:
         return [self._show()]
 
     def summary(self) -> Summary:
-        counts = Counter(r.verdict for r in self.records)
-        topics: dict[str, list[int]] = {}
-        for r in self.records:
-            t = topics.setdefault(r.question.topic, [0, 0])
-            t[0] += r.verdict == "correct"
-            t[1] += 1
-        hits = Counter(m for r in self.records for m in r.misconceptions)
-        weak = sorted((c / n, topic) for topic, (c, n) in topics.items() if c < n)
-        review = tuple(t for _, t in weak) + tuple(f"misconception {m}" for m, _ in hits.most_common(3))
-        return Summary(self.options.mode, self.options.seed, len(self.records), len(self.items),
-                       self.score, self.best_streak, dict(counts),
-                       {k: (v[0], v[1]) for k, v in topics.items()}, dict(hits), review,
-                       tuple(self.records), self.deferred, self.quit_early)
+        return summarize(self.options, self.records, len(self.items), self.score, self.best_streak,
+                         self.deferred, self.quit_early)

@@ -65,6 +65,27 @@ def _code(q: Question, indent: str) -> list[str]:
     return [indent + line if line else "" for line in code_lines(q)]
 
 
+def entries(items: Sequence[Question]) -> list[tuple[str, Question, Question | None]]:
+    """(label, question, the scenario it opens) per question: a scenario's steps are ``3.1``,
+    ``3.2`` ..., the first carrying its scenario (whose shared setup is printed once)."""
+    out: list[tuple[str, Question, Question | None]] = []
+    for n, q in enumerate(items, 1):
+        if q.kind != "scenario":
+            out.append((str(n), q, None))
+            continue
+        out += [(f"{n}.{i}", step, q if i == 1 else None) for i, step in enumerate(q.steps, 1)]
+    return out
+
+
+def _opening(label: str, q: Question, scenario: Question | None) -> tuple[str, str | None]:
+    """The title line of a question (a scenario's, before its first step) and its setup."""
+    if scenario is None:
+        return f"{label}. [{q.topic}, {q.difficulty}] {q.id}", None
+    n = label.split(".")[0]
+    return (f"{n}. [{scenario.topic}, {scenario.difficulty}] {scenario.id} "
+            f"(scenario, {len(scenario.steps)} steps)"), scenario.prompt
+
+
 def header(items: Sequence[Question], seed: int) -> str:
     topics = sorted({q.topic for q in items})
     return f"seed {seed}, {len(items)} questions, topics: {', '.join(topics)}"
@@ -128,14 +149,20 @@ def text_sheet(items: Sequence[Question], seed: int, width: int = WIDTH) -> str:
     if width < WIDTH:
         return _narrow_sheet(items, seed, width)
     lines = ["NDCG drills worksheet", header(items, seed), "", "Questions", "=========", ""]
-    for n, q in enumerate(items, 1):
-        lines.append(f"{n}. [{q.topic}, {q.difficulty}] {q.id}")
+    for n, q, opens in entries(items):
+        title, setup = _opening(n, q, opens)
+        if q.part is None or setup is not None:
+            lines.append(title)
+        if setup is not None:
+            lines += _wrap(setup, "   ") + [""]
+        if q.part is not None:
+            lines.append(f"   {n}. (step {q.part.step}/{q.part.of})")
         lines += _wrap(q.prompt, "   ") + _code(q, "   ")
         for i, o in enumerate(q.options):
             lines += _wrap(f"{LETTERS[i]}) {o.text}", "   ")
         lines.append("")
     lines += ["Answer key", "==========", ""]
-    for n, q in enumerate(items, 1):
+    for n, q, _ in entries(items):
         k = key(q)
         lines.append(f"{n}. {k.answer}")
         if k.worked:
@@ -158,14 +185,20 @@ def _narrow_sheet(items: Sequence[Question], seed: int, width: int) -> str:
     layout = Layout(narrow=width < NARROW_BELOW)
     lines = ["NDCG drills worksheet", *_wrap(header(items, seed), "", width=width), "",
              "Questions", "=========", ""]
-    for n, q in enumerate(items, 1):
-        lines += _wrap(f"{n}. [{q.topic}, {q.difficulty}] {q.id}", "", width=width)
+    for n, q, opens in entries(items):
+        title, setup = _opening(n, q, opens)
+        if q.part is None or setup is not None:
+            lines += _wrap(title, "", width=width)
+        if setup is not None:
+            lines += _wrap(setup, "   ", width=width) + [""]
+        if q.part is not None:
+            lines.append(f"   {n}. (step {q.part.step}/{q.part.of})")
         lines += _wrap(q.prompt, "   ", width=width) + _code(q, "   ")
         for i, o in enumerate(q.options):
             lines += _wrap(f"{LETTERS[i]}) {o.text}", "   ", width=width)
         lines.append("")
     lines += ["Answer key", "==========", ""]
-    for n, q in enumerate(items, 1):
+    for n, q, _ in entries(items):
         k = key(q)
         lines += _wrap(f"{n}. {k.answer}", "", width=width)
         worked = worked_for(q, layout) if k.worked else None
@@ -197,8 +230,15 @@ def _md_prompt(prompt: str) -> list[str]:
 def markdown_sheet(items: Sequence[Question], seed: int) -> str:
     """The same sheet as Markdown: headings per question, worked solutions in code blocks."""
     lines = ["# NDCG drills worksheet", "", header(items, seed), "", "## Questions", ""]
-    for n, q in enumerate(items, 1):
-        lines += [f"### {n}. {q.id} ({q.topic}, {q.difficulty})", ""]
+    for n, q, opens in entries(items):
+        title, setup = _opening(n, q, opens)
+        if setup is not None:
+            lines += [f"### {title.split(' ', 1)[0]} {opens.id if opens else q.id} (scenario, "
+                      f"{q.part.of if q.part else 0} steps)", ""] + _md_prompt(setup)
+        if q.part is not None:
+            lines += [f"#### {n}. step {q.part.step}/{q.part.of}", ""]
+        else:
+            lines += [f"### {n}. {q.id} ({q.topic}, {q.difficulty})", ""]
         lines += _md_prompt(q.prompt)
         code = _code(q, "")
         if code:
@@ -206,7 +246,7 @@ def markdown_sheet(items: Sequence[Question], seed: int) -> str:
         if q.options:
             lines += [f"- {LETTERS[i]}) {o.text}" for i, o in enumerate(q.options)] + [""]
     lines += ["## Answer key", ""]
-    for n, q in enumerate(items, 1):
+    for n, q, _ in entries(items):
         k = key(q)
         lines += [f"### {n}. {q.id}", ""]
         if q.kind == "numeric":

@@ -175,7 +175,10 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
     if [q.id for q in items] != ids:
         store.close()
         fail(f"session {left.id} cannot be resumed: its packs have changed since", Exit.FAILED)
-    done = left.answered
+    done, answers = 0, left.answered  # answers are steps: a scenario cut short is asked again whole
+    while done < len(items) and answers >= (steps := len(items[done].steps) or 1):
+        answers -= steps
+        done += 1
     click.echo(f"Resuming session {left.id} (seed {left.seed}) at question {done + 1} of "
                f"{len(items)}; {plural(done, 'question')} answered before.")
     options = {**opts, "resumed_from": left.id}

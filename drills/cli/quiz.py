@@ -79,11 +79,21 @@ def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed:
 
     summary = session.summary()
     if summary.quit_early:
-        offset = session.options.offset
-        click.echo(f"Stopped before question {offset + summary.asked + 1} of {offset + summary.total}: "
-                   "`drills practice --resume` goes on from there.")
+        number, total = session.position()
+        q = session.items[min(session.index, len(session.items) - 1)]
+        where = (f"in question {number} of {total} (a scenario, at step {q.part.step} of {q.part.of}): "
+                 "`drills practice --resume` asks that scenario again from its first step."
+                 if q.part is not None and q.part.step > 1 else
+                 f"before question {number} of {total}: `drills practice --resume` goes on from there.")
+        click.echo(f"Stopped {where}")
         return int(Exit.OK)
-    missed = [r.question for r in summary.records if r.verdict != "correct" and not r.self_grade]
+    from drills.core.scenario import RIGHT
+
+    missed: list[Question] = []  # a scenario with a missed step is asked again whole
+    for r in summary.records:
+        q = session.planned[r.item] if r.question.part is not None else r.question
+        if r.verdict not in RIGHT and not r.self_grade and q not in missed:
+            missed.append(q)
     if not (interactive and missed):
         return int(Exit.OK)
     try:

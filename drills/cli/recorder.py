@@ -34,6 +34,8 @@ def transcript_line(record: Any) -> dict[str, Any]:
     """One graded question as the transcript (and the unsaved report) writes it."""
     q = record.question
     line: dict[str, Any] = {"id": q.id, "topic": q.topic, "kind": q.kind, "prompt": q.prompt}
+    if q.part is not None:  # a scenario's step: the scenario's id and the step's number (1-based)
+        line.update(scenario=q.part.scenario, step=q.part.step)
     params = params_of(q)
     if params is not None:
         line["params"] = params
@@ -105,6 +107,7 @@ class Recorder:
         self.unsaved: dict[int, dict[str, Any]] = {}  # question index -> transcript-shaped line
         self.reason = ""  # why the last save failed
         self._written: set[int] = set()
+        self._chains: dict[int, dict[int, str]] = {}  # planned item -> its steps' verdicts so far
 
     @property
     def failed(self) -> bool:
@@ -134,11 +137,21 @@ class Recorder:
         from drills.store.review import ReviewError
 
         q = record.question
+        scenario: dict[str, Any] = {}
+        if q.part is not None:  # one review card per scenario, rated once its last step is in
+            chain = self._chains.setdefault(record.item, {})
+            chain[q.part.step] = record.verdict
+            scenario = {"scenario": q.part.scenario, "step": q.part.step}
+            if q.part.step == q.part.of:
+                from drills.core.scenario import RIGHT
+
+                scenario["scenario_verdict"] = "correct" if all(
+                    v in RIGHT for v in chain.values()) else "wrong"
         attempt = Attempt(q.id, q.topic, q.kind, record.verdict, record.given or None,
                           record.expected or None, record.expected_value,
                           tuple(record.misconceptions), float(record.seconds),
                           generator=q.generator, params=line.get("params"),
-                          self_grade=record.self_grade, difficulty=q.difficulty)
+                          self_grade=record.self_grade, difficulty=q.difficulty, **scenario)
         for last in (False, True):
             try:
                 self.store.record_attempt(self.session_id, attempt)

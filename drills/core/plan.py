@@ -195,15 +195,20 @@ def weighted_plan(questions: Sequence[Question], seed: int, count: int,
 
 def mock_plan(questions: Sequence[Question], seed: int, count: int) -> list[Question]:
     """An interview mix: about half hand computation, a quarter 'why' questions (concept),
-    a quarter conventions; topped up from everything when a pack lacks a group. No two
-    items where one states the other's answer."""
+    a quarter conventions, and a scenario (follow-up chain) in place of a hand computation per
+    8 questions; topped up from everything when a pack lacks a group. No two items where one
+    states the other's answer."""
     groups = [
         [q for q in questions if q.kind in ("numeric", "generated") and q.topic != "conventions"],
         [q for q in questions if q.kind == "concept"],
-        [q for q in questions if q.topic == "conventions" and q.kind != "concept"],
+        [q for q in questions if q.topic == "conventions" and q.kind not in ("concept", "scenario")],
+        [q for q in questions if q.kind == "scenario"],
     ]
     quarter = round(count / 4)
-    shares = [count - 2 * quarter, quarter, quarter]
+    # A whiteboard scenario (one ranking, follow-ups) in every mock of 4 or more questions, one
+    # more per 8: it takes the place of a hand computation.
+    chains = min(len(groups[3]), (count + 4) // 8) if count >= 4 else 0
+    shares = [count - 2 * quarter - chains, quarter, quarter, chains]
     guard = Guard()
     items: list[Question] = []
     for group, n in zip(groups, shares, strict=True):

@@ -250,3 +250,36 @@ def answer_of(text: str) -> float | None:
         return float(parse(text).decimal())
     except (AnswerError, ValueError, ArithmeticError):
         return None
+
+
+def regrade(outcome: Any, question: Question, earlier: Sequence[tuple[Question, str, str]]) -> Any:
+    """A step's ``outcome`` after carry-forward: ``earlier`` holds the scenario's steps asked
+    before it as (question, verdict, the learner's text). An answer that follows from the
+    learner's own earlier numbers becomes verdict ``consistent`` (its slip was named at the
+    step where it was made, so none is named here); any other outcome is returned as it is."""
+    part = question.part
+    if part is None or not part.uses or not outcome.counted or outcome.verdict == "correct":
+        return outcome
+    learner: dict[str, float] = {}
+    missed: dict[str, int] = {}
+    used: dict[str, str] = {}
+    for q, verdict, given in earlier:
+        if q.part is None:
+            continue
+        name = q.part.name
+        used[name] = q.metric or q.kind
+        if verdict not in RIGHT:
+            missed[name] = q.part.step
+        value = answer_of(given) if q.kind == "numeric" and given else None
+        if value is not None:
+            learner[name] = value
+    grade = carry(outcome, question, learner, missed, used)
+    if grade.verdict != CONSISTENT:
+        return outcome
+    from drills.core.exact import with_value
+
+    exact = with_value(outcome.expected, f"{outcome.expected_value:.6g}") \
+        if outcome.expected_value is not None else outcome.expected
+    summary = f"Consistent: {grade.message} (The exact answer is {exact}.)"
+    return replace(outcome, verdict=CONSISTENT, summary=summary, misconceptions=(), diagnosis=(),
+                   pointer=None)

@@ -18,6 +18,7 @@ KIND_WEIGHT = {"choice": 0.5, "numeric": 1.0, "concept": 1.5, "code": 5.0}  # co
 
 def mock_limits(items: Sequence[Question], minutes: float | None = None) -> tuple[float, ...]:
     """Seconds for each item: ``minutes`` shared by weight, else BASE_SECONDS x weight."""
-    weights = [KIND_WEIGHT.get(q.kind, 1.0) for q in items]
+    weights = [sum(KIND_WEIGHT.get(s.kind, 1.0) for s in q.steps) if q.kind == "scenario"
+               else KIND_WEIGHT.get(q.kind, 1.0) for q in items]  # a scenario: its steps' time
     unit = minutes * 60 / sum(weights) if minutes and weights else BASE_SECONDS
     return tuple(round(unit * w, 1) for w in weights)

@@ -197,9 +197,10 @@ class Interactive:
 
     def toolbar(self) -> Any:
         s = self.session
-        offset = s.options.offset
-        parts = [f"Q {min(s.index + 1, len(s.items)) + offset}/{len(s.items) + offset} "
-                 f"{progress_bar(len(s.records), len(s.items))}"]
+        number, total = s.position()
+        q = s.current()
+        step = f" step {q.part.step}/{q.part.of}" if q is not None and q.part else ""
+        parts = [f"Q {number}/{total}{step} {progress_bar(len(s.records), len(s.items))}"]
         if s.deferred:  # feedback at the end: the toolbar must not give verdicts away
             parts.append(f"done {len(s.records)}")  # answered, skipped or timed out
         else:

@@ -29,6 +29,7 @@ from drills.session import (
     TimedOut,
     Waiting,
 )
+from drills.tui.chains import chain_lines, number, time_lines
 
 _LIST_ITEM = re.compile(r"\s*([-*]|\d+[.)]|[a-z]\))\s+")
 _EQUATION = re.compile(r"\S{1,14}\s+=\s")
@@ -160,10 +161,14 @@ def code_lines(q: Question, indent: str = "") -> list[str]:
 
 def question(ev: QuestionShown, style: Style) -> str:
     q = ev.question
-    head = visible(f"Question {ev.index + 1}/{ev.total} · {q.topic} · {q.difficulty}")
+    step = f" · step {q.part.step}/{q.part.of}" if q.part else ""
+    head = visible(f"Question {ev.index + 1}/{ev.total}{step} · {q.topic} · {q.difficulty}")
     if ev.limit:
         head += f" · {clock_text(ev.limit)} to answer"
-    lines = [style.paint(head, "bold", "cyan"), style.reflow(q.prompt), *code_lines(q)]
+    lines = [style.paint(head, "bold", "cyan")]
+    if q.part is not None:  # the scenario's shared setup stays on screen above every step
+        lines += [style.reflow(q.part.setup), style.paint(style.wrap(f"Step {q.part.step}/{q.part.of}:"), "bold")]
+    lines += [style.reflow(q.prompt), *code_lines(q)]
     if q.kind == "choice":
         width = max(20, style.width - 1)
         lines += ["\n".join(textwrap.wrap(visible(f"{LETTERS[i]}) {o.text}"), width, initial_indent="  ",
@@ -186,7 +191,7 @@ def graded(ev: Graded, style: Style) -> str:
         return style.paint("Answer recorded; feedback comes in the report at the end.", "dim")
     if r.self_grade is not None:
         return style.paint(f"Recorded: you graded it {r.self_grade}.", "dim")
-    if r.verdict == "correct":
+    if r.verdict in ("correct", "consistent"):
         return style.paint(style.wrap(_correct_line(r)), "green")
     color = "yellow" if r.verdict == "close" else "red"
     if ev.brief and r.outcome is not None:
@@ -288,7 +293,7 @@ def summary(s: Summary, style: Style) -> str:
 
 def _totals(s: Summary, style: Style) -> list[str]:
     c = s.counts
-    parts = [f"{c[v]} {v}" for v in ("close", "wrong", "skipped", "timeout") if c.get(v)]
+    parts = [f"{c[v]} {v}" for v in ("consistent", "close", "wrong", "skipped", "timeout") if c.get(v)]
     extra = f" ({', '.join(parts)})" if parts else ""
     head = f"Score: {s.score}/{s.asked} correct{extra}; best streak {s.best_streak}."
     if s.asked < s.total:
@@ -306,12 +311,8 @@ def report(s: Summary, style: Style) -> str:
     lines.append(style.paint("Score by topic", "bold"))
     for topic, (right, n) in sorted(s.by_topic.items()):
         lines.append(visible(f"  {topic:<22} {right}/{n}"))
-    lines += ["", style.paint("Time per question", "bold")]
-    for r in s.records:
-        limit = f" of {clock_text(r.limit)}" if r.limit else ""
-        would = f" (would have been {r.would_have})" if r.would_have else ""
-        lines.append(visible(f"  {r.index + 1:>2}. {r.question.topic:<22} "
-                             f"{clock_text(r.seconds):>5}{limit}  {r.verdict}{would}"))
+    lines += ["", style.paint("Time per question", "bold"), *time_lines(s.records)]
+    lines += chain_lines(s.records, style)
     if s.misconceptions:
         from drills.core.diagnose import CATALOG
 
@@ -329,11 +330,12 @@ def report(s: Summary, style: Style) -> str:
     else:
         lines.append("  - nothing missed: try a harder mock")
     if s.deferred:
-        missed = [r for r in s.records if r.verdict != "correct" or r.self_grade]
+        missed = [r for r in s.records if r.verdict not in ("correct", "consistent") or r.self_grade]
         if missed:
             lines += ["", style.paint("Explanations", "bold")]
         for r in missed:
-            lines += ["", style.paint(visible(f"Q{r.index + 1} ({r.question.topic}): {r.verdict}"), "bold"),
+            step = f" step {r.question.part.step}" if r.question.part else ""
+            lines += ["", style.paint(visible(f"Q{number(r)}{step} ({r.question.topic}): {r.verdict}"), "bold"),
                       style.reflow(r.question.prompt, "  "), *code_lines(r.question, "  ")]
             if r.given:
                 lines.append(f"  you answered: {shorten(r.given.splitlines()[0], 60)}")

@@ -1,0 +1,74 @@
+"""The mock report's view of scenarios: each scenario's time as one row, and each scenario as
+a chain of steps (step, verdict: correct / consistent / wrong ..., the first slip). Pure strings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from drills.core.safetext import visible
+
+
+def number(r: Any) -> int:
+    """The 1-based number of the planned item a record belongs to (a scenario's steps share one)."""
+    return (r.item if r.item >= 0 else r.index) + 1
+
+
+def _groups(records: Sequence[Any]) -> Iterator[list[Any]]:
+    """Records grouped by planned item, in order."""
+    group: list[Any] = []
+    for r in records:
+        if group and number(group[0]) != number(r):
+            yield group
+            group = []
+        group.append(r)
+    if group:
+        yield group
+
+
+def time_lines(records: Sequence[Any]) -> list[str]:
+    """One row per question; a scenario's row adds up its steps' time against its shared limit."""
+    from drills.tui.render import clock_text
+
+    lines = []
+    for group in _groups(records):
+        r = group[0]
+        limit = f" of {clock_text(r.limit)}" if r.limit else ""
+        if r.question.part is None:
+            would = f" (would have been {r.would_have})" if r.would_have else ""
+            lines.append(visible(f"  {number(r):>2}. {r.question.topic:<22} "
+                                 f"{clock_text(r.seconds):>5}{limit}  {r.verdict}{would}"))
+            continue
+        seconds = 0.0
+        for x in group:  # the steps after the one whose time ran out were never shown
+            seconds += x.seconds
+            if x.verdict == "timeout":
+                break
+        right = sum(x.verdict in ("correct", "consistent") for x in group)
+        lines.append(visible(f"  {number(r):>2}. {'scenario':<22} {clock_text(seconds):>5}{limit}  "
+                             f"{right}/{r.question.part.of} steps right"))
+    return lines
+
+
+def chain_lines(records: Sequence[Any], style: Any) -> list[str]:
+    """``Scenarios``: each as its chain of steps, the first slip named once."""
+    lines: list[str] = []
+    for group in _groups(records):
+        part = group[0].question.part
+        if part is None:
+            continue
+        if not lines:
+            lines += ["", style.paint("Scenarios", "bold")]
+        lines.append(visible(f"  Q{number(group[0])} {part.scenario}"))
+        slip = None
+        for r in group:
+            p = r.question.part
+            mark = {"consistent": " (follows from your earlier numbers)"}.get(r.verdict, "")
+            if r.misconceptions and slip is None:
+                slip = (p.step, r.misconceptions[0])
+            lines.append(visible(f"    {p.step}. {p.name:<12} {r.verdict}{mark}"))
+        if len(group) < part.of:
+            lines.append(f"    (stopped after step {len(group)} of {part.of})")
+        if slip is not None:
+            lines.append(visible(f"    first slip: {slip[1]} at step {slip[0]}"))
+    return lines
