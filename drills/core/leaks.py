@@ -162,6 +162,9 @@ def texts(q: Question) -> Iterator[tuple[str, str]]:
         yield "model answer", q.model_answer
     for i, point in enumerate(q.key_points, start=1):
         yield f"key point {i}", point
+    for step in q.steps:  # a scenario: its steps' texts too
+        for where, text in texts(step):
+            yield f"step {step.part.step if step.part else '?'}'s {where}", text
 
 
 def stated(q: Question) -> tuple[Stated, ...]:
@@ -236,6 +239,8 @@ def answers(q: Question) -> tuple[Answer, ...]:
     if q.kind == "numeric":
         value = _exact(q)
         return () if value is None else (Answer(value, Decimal(0), None),)
+    if q.kind == "scenario":  # its steps' answers (a generated scenario's template has none)
+        return tuple(a for step in q.steps for a in answers(step))
     if q.kind != "choice":
         return ()
     wrong = {n.value for o in q.options if not o.correct for n in numbers_in(o.text)}
@@ -274,8 +279,25 @@ def find_leaks(questions: Sequence[Question]) -> list[Leak]:
 
 
 def leak_errors(questions: Sequence[Question]) -> list[str]:
-    """``file:line: id: states ...`` lint lines, one per leak."""
-    return [f"{leak.question.source}: {leak.question.id}: {leak.message()}" for leak in find_leaks(questions)]
+    """``file:line: id: states ...`` lint lines, one per leak (within a scenario too)."""
+    within = [line for q in questions if q.kind == "scenario" for line in scenario_leaks(q)]
+    return [f"{leak.question.source}: {leak.question.id}: {leak.message()}"
+            for leak in find_leaks(questions)] + within
+
+
+def scenario_leaks(q: Question) -> list[str]:
+    """A scenario's setup (on screen at every step) must state no step's answer, and a step's
+    text (prompt, hints, options, explanation) no later step's answer."""
+    out: list[str] = []
+    steps = list(q.steps)
+    setup = tuple(Stated(n, "setup") for n in numbers_in(q.prompt))
+    for i, step in enumerate(steps):
+        out += [f"{q.source}: {q.id}: {leak.message()}" for leak in _leak(q, setup, step, answers(step))]
+        mine = stated(step)
+        for later in steps[i + 1:] if mine else ():
+            out += [f"{step.source}: {step.id}: {leak.message()}"
+                    for leak in _leak(step, mine, later, answers(later))]
+    return out
 
 
 class Guard:
@@ -312,7 +334,7 @@ class Guard:
         return hit[1]
 
     def _one_way(self, a: Question, b: Question) -> bool:
-        if b.kind not in ("numeric", "choice"):
+        if b.kind not in ("numeric", "choice", "scenario"):
             return False
         numbers = self._numbers(a)
         return bool(numbers) and any(states(s.number, x) for x in self._given(b) for s in numbers)

@@ -56,6 +56,8 @@ class _Linter:
         """Errors for one concrete item, and whether its slips are too few to diagnose."""
         from drills.core.questions import Tolerance
 
+        if q.kind == "scenario":
+            return self.check_scenario(q, generated)
         if q.kind == "choice":
             right = sum(o.correct for o in q.options)
             return ([] if right == 1 else [f"{right} correct options (exactly one needed)"]), False
@@ -80,7 +82,7 @@ class _Linter:
             elif value < -1e-12 and q.metric != "ndcg_difference":  # A - B may be negative
                 errors.append(f"{q.metric} = {value:.6g} is negative")
             # one gain or rank has no list; an answer's problem may be shown otherwise (as scores)
-            if q.metric not in QUANTITIES and q.answer is None and not _lists_in_prompt(q):
+            if q.metric not in QUANTITIES and q.answer is None and q.part is None and not _lists_in_prompt(q):
                 lists = [_grades(x.relevance) for x in q.problem.queries or (q.problem,)]
                 errors.append(f"the prompt does not show the ranked relevance list{'s' if len(lists) > 1 else ''} "
                               f"{' and '.join(lists)}")
@@ -89,6 +91,20 @@ class _Linter:
                 from drills.core.generators.common import diagnosable
 
                 few = not diagnosable(q.problem, q.metric, tol)
+        return errors, few
+
+    def check_scenario(self, q: Question, generated: bool) -> tuple[list[str], bool]:
+        """Each step as a question of its own (its reference grades as correct against itself ...),
+        and the shared setup shows the shared problem's ranked list(s)."""
+        errors: list[str] = []
+        few = False
+        if q.problem is not None and not _lists_in_prompt(q):
+            lists = [_grades(x.relevance) for x in q.problem.queries or (q.problem,)]
+            errors.append(f"the setup does not show the ranked list {' and '.join(lists)}")
+        for step in q.steps:
+            found, too_few = self.check_item(step, generated)
+            errors += [f"step {step.part.step if step.part else '?'}: {e}" for e in found]
+            few = few or too_few
         return errors, few
 
     def _self_grade(self, ref: Any, tol: Tolerance) -> str | None:
@@ -107,13 +123,14 @@ class _Linter:
         from drills.core.plan import GenerationError, instantiate, item_rng
 
         report = Report(questions=len(questions))
-        total = sum(self.seeds if q.kind == "generated" else 1 for q in questions)
+        total = sum(self.seeds if q.generator else 1 for q in questions)
         last = time.monotonic()
         for q in questions:
             where = f"{q.source}: {q.id}"
-            if q.kind != "generated":
+            if not q.generator:
                 report.items += 1
-                errors, _ = self.check_item(q, generated=False)
+                errors, _ = self.check_item(instantiate(q, item_rng(0, 0, q.id)) if q.kind == "scenario"
+                                            else q, generated=False)
                 report.errors += [f"{where}: {e}" for e in errors]
                 report.warnings += [f"{where}: {w}" for w in slip_warnings(q) + restated_steps(q)]
                 continue

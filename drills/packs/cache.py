@@ -153,7 +153,7 @@ class PackCache:
             self.dirty = True
             return None
         self.used[key] = raw
-        _remember(questions, raw.get("answers"))
+        _remember(_answered(questions), raw.get("answers"))
         return meta, questions
 
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
@@ -161,8 +161,9 @@ class PackCache:
             return
         from drills.core.leaks import answer_digits
 
-        answers = [answer_digits(q) for q in questions]  # computed once per parse, for the planner
-        _remember(questions, answers)
+        answered = _answered(questions)  # a scenario's steps have answers too
+        answers = [answer_digits(q) for q in answered]  # computed once per parse, for the planner
+        _remember(answered, answers)
         try:
             self.used[key] = {"meta": encode(meta), "questions": encode(questions), "answers": answers}
         except CacheError:
@@ -184,6 +185,11 @@ class PackCache:
                 tmp.unlink()
             except OSError:
                 pass
+
+
+def _answered(questions: tuple[Question, ...]) -> tuple[Question, ...]:
+    """The questions whose exact answers the cache keeps: each, and each scenario's steps."""
+    return tuple(x for q in questions for x in ((q, *q.steps) if q.kind == "scenario" else (q,)))
 
 
 def _remember(questions: tuple[Question, ...], answers: Any) -> None:
