@@ -243,8 +243,10 @@ def test_practice_with_a_failing_card_update_saves_the_answer(store, monkeypatch
         raise RuntimeError("scheduler failed")
 
     monkeypatch.setattr(rv, "rating_for", broken)
+    # the normalization pack alone: two ordinary questions, each reviewing its card (a
+    # scenario's steps before its last review nothing)
     result = CliRunner().invoke(cli, ["practice", "--count", "2", "--seed", "1",
-                                      "--topic", "normalization"], input=":skip\n:skip\n")
+                                      "--pack", "ndcg-normalization"], input=":skip\n:skip\n")
     assert "Traceback" not in result.output and "JSONDecodeError" not in result.output
     errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and "the answer was saved" in errors[0], result.output

@@ -428,7 +428,7 @@ def test_an_old_history_gains_a_nullable_difficulty(tmp_path, monkeypatch):
         assert rows == [("old", None), ("new", "hard")]
         buf = io.StringIO()
         export(s, "json", buf)
-    assert COLUMNS[-1] == "difficulty"
+    assert COLUMNS[-3:] == ("difficulty", "scenario", "step")  # new columns go at the end
     assert [d["difficulty"] for d in json.loads(buf.getvalue())] == [None, "hard"]
 
 
@@ -445,4 +445,4 @@ def test_an_old_history_that_cannot_be_migrated_is_read_from_a_copy(tmp_path, mo
         data = stats(s, NOW)
         assert data["attempts"] == 1 and data["no_difficulty"] == 1
     with sqlite3.connect(home / "drills.db") as raw:  # the file itself is as it was
-        assert mig.pending(raw) == ["003_attempt_difficulty"]
+        assert mig.pending(raw) == ["003_attempt_difficulty", "004_attempt_scenario"]

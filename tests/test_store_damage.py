@@ -158,8 +158,8 @@ def test_practice_saves_its_answers_into_the_repaired_database(damaged):
     before = cli_run("history", "export")  # a read repairs; then damage it again for practice
     kept_before = len(before.stdout.splitlines()) - 1
     damage(damaged)
-    result = cli_run("practice", "--count", "2", "--seed", "1", "--topic", "hand-computation",
-                     input="0.5\n0.5\n")
+    result = cli_run("practice", "--count", "2", "--seed", "1", "--pack", "ndcg-hand-computation",
+                     input="0.5\n0.5\n")  # two ordinary questions, not a scenario's steps
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output and "Session over." in result.stdout
     aside, kept, total = notice_of(result)

@@ -38,9 +38,9 @@ def export_cmd(fmt: str, output: str | None) -> None:
     \b
     Columns: attempt_id, session_id, answered_at, question_id, topic, kind,
     generator, verdict, given, expected, expected_value, misconceptions, seconds,
-    self_grade, params, difficulty. In CSV, misconceptions are ';'-joined and
-    params is a JSON string; in JSON they are a list and an object. See
-    docs/history.md.
+    self_grade, params, difficulty, scenario, step (a scenario's id and the step's
+    number, for its steps). In CSV, misconceptions are ';'-joined and params is a
+    JSON string; in JSON they are a list and an object. See docs/history.md.
     """
     from drills.store.export import export
 

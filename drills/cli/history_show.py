@@ -2,7 +2,8 @@
 and one session's report card again (the mock report's sections, then every answer).
 
 Everything from the history is shown through ``visible``/``shorten``; colour only when
-``Style.color`` says so (``drills.display.use_color``).
+``Style.color`` says so (``drills.display.use_color``). A scenario's step is listed under
+``<scenario id>#<step>``, the id its step question has in the pack.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from drills.core.safetext import shorten, visible
+from drills.store.sessions import step_label
+from drills.store.verdicts import is_right
 from drills.tui.render import Style, clock_text
 
-MISS_COLORS = {"correct": "green", "close": "yellow"}  # anything else: red
+MISS_COLORS = {"correct": "green", "consistent": "green", "close": "yellow"}  # else: red
 GIVEN_WIDTH = 60
 
 
@@ -58,6 +61,8 @@ def _counts(answers: list[dict[str, Any]]) -> str:
     for a in answers:
         counts[str(a["verdict"])] = counts.get(str(a["verdict"]), 0) + 1
     parts = [f"{counts[v]} {v}" for v in ("close", "wrong", "skipped", "timeout") if counts.get(v)]
+    if counts.get("consistent"):  # right, so among the correct ones: said as part of them
+        parts.insert(0, f"{counts['consistent']} of them consistent")
     return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -86,8 +91,9 @@ def _head(s: dict[str, Any], style: Style) -> list[str]:
         lines.append("Recovered from a damaged history: the session's own record was lost.")
     elif s["ended_at"] is None:
         lines.append("Not ended: drills stopped before its summary (or it is still running).")
-    elif s["quit_early"] and isinstance(planned, int) and planned > s["answered"]:
-        lines.append(f"Ended early: answered {s['answered']} of {planned} questions.")
+    elif s["quit_early"] and isinstance(planned, int) and planned > s.get("items", s["answered"]):
+        lines.append(f"Ended early: answered {s.get('items', s['answered'])} of {planned} "
+                     "questions.")
     return lines
 
 
@@ -112,7 +118,8 @@ def _answer(i: int, a: dict[str, Any], style: Style) -> list[str]:
     verdict = str(a["verdict"])
     grade = f", self-graded {a['self_grade']}" if a["self_grade"] else ""
     where = ", ".join(visible(str(x)) for x in (a["topic"], a["difficulty"]) if x)
-    head = f"  {i:>2}. {visible(str(a['question_id']))} ({where}): "
+    label = step_label(a) or str(a["question_id"])
+    head = f"  {i:>2}. {visible(label)} ({where}): "
     lines = [head + style.paint(visible(verdict) + grade, MISS_COLORS.get(verdict, "red"))]
     given = str(a["given"] or "").strip()
     shown = shorten(given.splitlines()[0], GIVEN_WIDTH) if given else "(nothing)"
@@ -126,6 +133,8 @@ def _answer(i: int, a: dict[str, Any], style: Style) -> list[str]:
             answer += f" = {a['expected_value']:.6g}"
         label = "model answer" if a["kind"] == "concept" else "the answer"
         lines.append(f"      {label}: {answer}")
+    if verdict == "consistent":
+        lines.append("      right from your own earlier numbers: the slip was in an earlier step")
     if a["misconceptions"]:
         lines.append(f"      diagnosis: {visible(', '.join(a['misconceptions']))}")
     return lines
@@ -141,7 +150,7 @@ def report_text(s: dict[str, Any], style: Style) -> str:
     topics: dict[str, list[int]] = {}
     for a in answers:
         t = topics.setdefault(str(a["topic"]), [0, 0])
-        t[0] += a["verdict"] == "correct"
+        t[0] += is_right(a["verdict"])
         t[1] += 1
     lines += ["", style.paint("Score by topic", "bold")]
     lines += [visible(f"  {topic:<22} {right}/{n}") for topic, (right, n) in sorted(topics.items())]

@@ -70,14 +70,17 @@ class Unfinished:
 
 def last_unfinished(store: Any) -> Unfinished | None:
     """The newest practice session that was quit or cut off before its last question,
-    unless a later session already resumed it."""
+    unless a later session already resumed it. ``answered`` counts answers (a scenario's
+    steps each one: ``_resume`` maps them onto the plan); whether any question is left is
+    counted in planned items, a scenario's steps being one (``items_answered``)."""
+    from drills.store.sessions import items_answered
+
     def read() -> Unfinished | None:
         rows = store.conn.execute(
-            "SELECT s.id, s.seed, s.options, s.ended_at, s.report, "
-            "(SELECT count(*) FROM attempts a WHERE a.session_id = s.id) "
+            "SELECT s.id, s.seed, s.options, s.ended_at, s.report "
             "FROM sessions s WHERE s.mode = 'practice' ORDER BY s.id DESC LIMIT 50").fetchall()
         resumed = set()
-        for sid, seed, options, ended, report, answered in rows:
+        for sid, seed, options, ended, report in rows:
             try:
                 opts = json.loads(options or "{}")
                 rep = json.loads(report or "{}")
@@ -91,10 +94,12 @@ def last_unfinished(store: Any) -> Unfinished | None:
                 continue
             planned = len(opts.get("plan") or []) or int(opts.get("count") or 0)
             cut_off = ended is None or bool(rep.get("quit_early"))
-            if cut_off and answered < planned:
-                return Unfinished(int(sid), int(seed), opts, int(answered))
             if not cut_off:
                 return None  # the newest practice session was finished: nothing to resume
+            steps = store.conn.execute("SELECT scenario, step FROM attempts "
+                                       "WHERE session_id = ? ORDER BY id", (sid,)).fetchall()
+            if items_answered(steps) < planned:
+                return Unfinished(int(sid), int(seed), opts, len(steps))
         return None
 
     return store.reading(read)

@@ -108,6 +108,13 @@ def activity_line(days: list[dict[str, Any]], unicode: bool = True) -> str:
             f"{total:,} answer{'' if total == 1 else 's'}")
 
 
+def _consistent(data: dict[str, Any]) -> str:
+    """``, 3 of them consistent``: scenario steps right from the learner's own earlier
+    (wrong) numbers, counted as correct."""
+    n = data.get("verdicts", {}).get("consistent", 0)
+    return f", {n:,} of them consistent" if n else ""
+
+
 def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = None,
            paint: Paint = _plain) -> str:
     """The text report for a non-empty history; ``paint`` colours it (see ``painter``)."""
@@ -117,7 +124,8 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
     a = "" if data["attempts"] == 1 else "s"
     lines = [paint(f"{data['attempts']:,} answer{a} in {data['sessions']:,} session{s}: ", "bold")
              + f"{data['correct']:,} correct "
-             + paint(f"({round(100 * data['accuracy'])}%)", accuracy_color(data["accuracy"]))]
+             + paint(f"({round(100 * data['accuracy'])}%)", accuracy_color(data["accuracy"]))
+             + _consistent(data)]
     if data["mean_seconds"] is not None:
         lines.append(f"Average time per answer: {data['mean_seconds']:.1f} s")
     streak = data["streak"]

@@ -21,13 +21,13 @@ if TYPE_CHECKING:
 COLUMNS: tuple[str, ...] = (
     "attempt_id", "session_id", "answered_at", "question_id", "topic", "kind", "generator",
     "verdict", "given", "expected", "expected_value", "misconceptions", "seconds",
-    "self_grade", "params", "difficulty",
+    "self_grade", "params", "difficulty", "scenario", "step",
 )
 FORMATS: tuple[str, ...] = ("csv", "json")
 
 _SELECT = """SELECT id, session_id, answered_at, question_id, topic, kind, generator, verdict,
-    given, expected, expected_value, misconceptions, seconds, self_grade, params, difficulty
-    FROM attempts WHERE id > ? ORDER BY id"""
+    given, expected, expected_value, misconceptions, seconds, self_grade, params, difficulty,
+    scenario, step FROM attempts WHERE id > ? ORDER BY id"""
 
 
 def rows(store: Store) -> Iterator[dict[str, Any]]:

@@ -25,11 +25,11 @@ from drills.store.db import (
     write,
 )
 from drills.store.migrations import migrate
+from drills.store.verdicts import VERDICTS
 
 T = TypeVar("T")
 MAX_RECOVERIES = 2  # repairs per Store; damage that keeps coming back is an error
 
-VERDICTS: tuple[str, ...] = ("correct", "close", "wrong", "skipped", "timeout")
 SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
 MODES: tuple[str, ...] = ("practice", "mock", "review", "retry")
 
@@ -43,6 +43,12 @@ class Attempt:
     "wrong" for again, so accuracy stats need no special case.
     ``answered_at`` is UTC (a naive datetime is taken as UTC); None means now.
     ``difficulty`` is the question's (easy, medium, hard), None when not known.
+
+    A step of a scenario (issue 15) is an attempt of its own with ``scenario`` (the
+    scenario's question id) and ``step`` (1-based); the attempt of the scenario's last step
+    also carries ``scenario_verdict``, the scenario's overall verdict ("correct" when every
+    step was right, else "wrong"), which rates its one review card ``q:<scenario>``.
+    ``scenario_verdict`` is not stored: it only drives that card update.
     """
 
     question_id: str
@@ -59,6 +65,9 @@ class Attempt:
     self_grade: str | None = None
     answered_at: datetime | None = None
     difficulty: str | None = None
+    scenario: str | None = None
+    step: int | None = None
+    scenario_verdict: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -66,6 +75,17 @@ class Attempt:
         if self.self_grade is not None and self.self_grade not in SELF_GRADES:
             raise ValueError(f"self_grade must be one of {', '.join(SELF_GRADES)}, "
                              f"not {self.self_grade!r}")
+        if (self.scenario is None) != (self.step is None):
+            raise ValueError("scenario and step go together: give both or neither")
+        if self.scenario is not None and (not isinstance(self.scenario, str) or not self.scenario):
+            raise ValueError(f"scenario must be a question id, not {self.scenario!r}")
+        if self.step is not None and (isinstance(self.step, bool) or not isinstance(self.step, int)
+                                      or self.step < 1):
+            raise ValueError(f"step must be a whole number from 1, not {self.step!r}")
+        if self.scenario_verdict is not None and (self.scenario_verdict not in VERDICTS
+                                                  or self.scenario is None):
+            raise ValueError(f"scenario_verdict (one of {', '.join(VERDICTS)}) goes on the last "
+                             f"step of a scenario, not {self.scenario_verdict!r} here")
         if not isinstance(self.misconceptions, tuple):
             object.__setattr__(self, "misconceptions", tuple(self.misconceptions))
 
@@ -80,13 +100,13 @@ def _row(session_id: int, a: Attempt) -> tuple[Any, ...]:
         None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
         None if a.expected_value is None else float(a.expected_value),
         _json(list(a.misconceptions)), float(a.seconds), a.self_grade, utc_text(a.answered_at),
-        a.difficulty,
+        a.difficulty, a.scenario, a.step,
     )
 
 
 _INSERT = """INSERT INTO attempts(session_id, question_id, topic, kind, generator, params,
     verdict, given, expected, expected_value, misconceptions, seconds, self_grade, answered_at,
-    difficulty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+    difficulty, scenario, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 
 
 class Store:

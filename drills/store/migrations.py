@@ -82,6 +82,15 @@ CREATE INDEX attempts_difficulty ON attempts(difficulty, verdict, seconds)
     WHERE difficulty IS NOT NULL;
 """)
 
+# A scenario's step (issue 15): the scenario's question id and the step's number (1-based),
+# NULL for every other answer and for answers recorded before this migration. A scenario is
+# one review item, so the review schedule's SQL keys step answers by ``scenario``.
+migration("004_attempt_scenario", """
+ALTER TABLE attempts ADD COLUMN scenario TEXT;
+ALTER TABLE attempts ADD COLUMN step INTEGER;
+CREATE INDEX attempts_scenario ON attempts(scenario, step) WHERE scenario IS NOT NULL;
+""")
+
 
 def _statements(sql: str) -> list[str]:
     """Split SQL text into complete statements (executescript would COMMIT our transaction)."""

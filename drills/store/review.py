@@ -2,7 +2,9 @@
 
 Item keys: a fixed question is ``q:<question id>``; a generated question is
 ``skill:<generator>:<topic>``, so a due skill is served as a fresh variant rather than
-the same numbers again.
+the same numbers again. A scenario (issue 15) is one item, ``q:<scenario id>``, even when a
+generator draws it: its steps are recorded as attempts of their own, and only the last
+step's attempt (which carries the scenario's overall verdict) reviews the card.
 
 A card is only a schedule; the attempt is the record. A stored card that cannot be read
 or used (damaged JSON, fields fsrs rejects) is rebuilt as a new card rather than costing
@@ -33,6 +35,7 @@ MISCONCEPTION_DELAY = timedelta(0)
 
 _VERDICT_RATING = {
     "correct": Rating.Good,
+    "consistent": Rating.Good,  # right, from the learner's own wrong earlier number
     "close": Rating.Again,
     "wrong": Rating.Again,
     "timeout": Rating.Again,
@@ -52,17 +55,35 @@ def key_of(question_id: str, generator: str | None, topic: str) -> str:
 
 
 def item_key(attempt: Attempt) -> str:
-    """The review item an attempt exercises (see the module docstring)."""
+    """The review item an attempt exercises: its scenario's for a step (see the module
+    docstring)."""
+    if attempt.scenario:
+        return f"q:{attempt.scenario}"
     return key_of(attempt.question_id, attempt.generator, attempt.topic)
 
 
 def question_key(question: Any) -> str:
-    """The review item a question (``drills.core.questions.Question``) is scheduled under."""
+    """The review item a question (``drills.core.questions.Question``) is scheduled under:
+    a scenario and each of its steps (a question with a ``part``) under the scenario's."""
+    part = getattr(question, "part", None)
+    if part is not None and getattr(part, "scenario", ""):
+        return f"q:{part.scenario}"
+    if getattr(question, "kind", None) == "scenario":
+        return f"q:{question.id}"
     return key_of(question.id, question.generator, question.topic)
 
 
+def reviews_card(attempt: Attempt) -> bool:
+    """Whether recording the attempt reviews its card: every attempt but a scenario step
+    before the last (only the last carries the scenario's verdict)."""
+    return attempt.scenario is None or attempt.scenario_verdict is not None
+
+
 def rating_for(attempt: Attempt) -> Rating:
-    """A self-grade maps directly; otherwise anything short of correct is Again."""
+    """A scenario's last step: its scenario's verdict (right: Good, else Again). Otherwise
+    a self-grade maps directly, and anything short of right is Again."""
+    if attempt.scenario is not None and attempt.scenario_verdict is not None:
+        return _VERDICT_RATING[attempt.scenario_verdict]
     if attempt.self_grade is not None:
         return _SELF_GRADE_RATING[attempt.self_grade]
     return _VERDICT_RATING[attempt.verdict]
@@ -100,14 +121,18 @@ def load_card(store: Store, key: str) -> Card | None:
     return None if row is None else _parse_card(row[0])
 
 
-def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None) -> Card:
+def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None
+                  ) -> Card | None:
     """Review the attempt's card (creating it on first sight) and store the new schedule.
 
     Joins the caller's transaction when there is one, so an attempt and its card
     update commit together. The review time is the attempt's ``answered_at``.
     A stored card that is damaged (unreadable, or fsrs cannot review it) is replaced
-    by a new one, as if the item were seen for the first time.
+    by a new one, as if the item were seen for the first time. A scenario step before
+    the last changes nothing and returns None (see ``reviews_card``).
     """
+    if not reviews_card(attempt):
+        return None
     when = now or attempt.answered_at or datetime.now(timezone.utc)
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)

@@ -19,8 +19,10 @@ if TYPE_CHECKING:
     from drills.store.history import Store
 
 FORECAST_DAYS = 14
-# The item key of an attempt in SQL, as drills.store.review.item_key builds it.
-_ITEM_KEY = ("CASE WHEN coalesce(a.generator, '') != '' "
+# The item key of an attempt in SQL, as drills.store.review.item_key builds it: a
+# scenario's step is its scenario's item (even when a generator drew it).
+_ITEM_KEY = ("CASE WHEN coalesce(a.scenario, '') != '' THEN 'q:' || a.scenario "
+             "WHEN coalesce(a.generator, '') != '' "
              "THEN 'skill:' || a.generator || ':' || a.topic ELSE 'q:' || a.question_id END")
 
 

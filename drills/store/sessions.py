@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from drills.store.db import recovering
+from drills.store.verdicts import is_right, right_sql
 
 if TYPE_CHECKING:
     from drills.store.history import Store
 
 _ANSWER_COLUMNS = ("attempt_id", "question_id", "topic", "kind", "generator", "verdict",
                    "given", "expected", "expected_value", "misconceptions", "seconds",
-                   "self_grade", "difficulty", "answered_at")
+                   "self_grade", "difficulty", "answered_at", "scenario", "step")
 
 
 def _object(text: Any) -> dict[str, Any]:
@@ -37,9 +39,9 @@ def _session(row: tuple[Any, ...]) -> dict[str, Any]:
             "score": score, "total": total, "recovered": bool(_object(options).get("recovered"))}
 
 
-_SELECT = """SELECT s.id, s.mode, s.seed, s.options, s.started_at, s.ended_at, s.score, s.total,
+_SELECT = f"""SELECT s.id, s.mode, s.seed, s.options, s.started_at, s.ended_at, s.score, s.total,
     (SELECT count(*) FROM attempts WHERE session_id = s.id),
-    (SELECT count(*) FROM attempts WHERE session_id = s.id AND verdict = 'correct')
+    (SELECT count(*) FROM attempts WHERE session_id = s.id AND {right_sql()})
     FROM sessions AS s"""
 
 
@@ -72,13 +74,36 @@ def _misconceptions(store: Store, attempt_id: int, text: Any) -> list[str]:
     return value
 
 
+def items_answered(steps: Iterable[tuple[Any, Any]]) -> int:
+    """How many planned items a session's answers cover, from their ``(scenario, step)`` in
+    recording order: an ordinary answer is one item, and a scenario's steps are one between
+    them (a scenario left part way counts as asked). A step numbered no higher than the one
+    before starts the scenario again (the same scenario asked twice)."""
+    n = 0
+    last: tuple[Any, Any] = (None, None)
+    for scenario, step in steps:
+        if (scenario is None or scenario != last[0] or not isinstance(step, int)
+                or not isinstance(last[1], int) or step <= last[1]):
+            n += 1
+        last = (scenario, step)
+    return n
+
+
+def step_label(answer: dict[str, Any]) -> str | None:
+    """``<scenario id>#<step>`` for an answer to a scenario's step, else None."""
+    scenario, step = answer.get("scenario"), answer.get("step")
+    if scenario is None:
+        return None
+    return f"{scenario}#{step}" if isinstance(step, int) else str(scenario)
+
+
 def _review_next(answers: list[dict[str, Any]]) -> list[str]:
     """What the quiz's summary suggests (weakest topics, then the top slips), for a session
     that ended before its report was written."""
     topics: dict[str, list[int]] = {}
     for a in answers:
         t = topics.setdefault(str(a["topic"]), [0, 0])
-        t[0] += a["verdict"] == "correct"
+        t[0] += is_right(a["verdict"])
         t[1] += 1
     weak = sorted((c / n, topic) for topic, (c, n) in topics.items() if c < n)
     hits = Counter(m for a in answers for m in a["misconceptions"])
@@ -90,8 +115,10 @@ def session_report(store: Store, session_id: int) -> dict[str, Any] | None:
     """One session with its answers in order, for its report card; None if no such id.
 
     Adds to the fields of ``list_sessions``: ``options`` (as started), ``quit_early``,
-    ``answers`` (dicts keyed like the export's columns) and ``review`` (what to review
-    next: from the session's report, else worked out as the quiz does).
+    ``answers`` (dicts keyed like the export's columns; ``scenario`` and ``step`` set on a
+    scenario's steps), ``items`` (planned items they cover: a scenario's steps are one, see
+    ``items_answered``) and ``review`` (what to review next: from the session's report,
+    else worked out as the quiz does).
     """
     row = store.conn.execute(_SELECT + " WHERE s.id = ?", (session_id,)).fetchone()
     if row is None:
@@ -112,5 +139,6 @@ def session_report(store: Store, session_id: int) -> dict[str, Any] | None:
     if not (isinstance(review, list) and all(isinstance(r, str) for r in review)):
         review = _review_next(answers)
     out.update(options=_object(options), answers=answers, review=review,
-               quit_early=bool(stored.get("quit_early")))
+               quit_early=bool(stored.get("quit_early")),
+               items=items_answered((a["scenario"], a["step"]) for a in answers))
     return out

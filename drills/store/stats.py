@@ -2,6 +2,8 @@
 
 ``drills stats`` must answer in well under a second on 100,000 attempts, so nothing
 here iterates over attempt rows in Python, and nothing imports sympy or prompt_toolkit.
+A ``consistent`` answer (a scenario step right from the learner's own earlier number) is
+counted as correct everywhere; the by-verdict table still shows it as its own verdict.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from drills.store.db import recovering, utc_text
 from drills.store.fields import DUE_OK, MISCONCEPTIONS_OK, count_damaged_cards, next_due
+from drills.store.verdicts import MISSES, RIGHT, right_sql
 
 if TYPE_CHECKING:
     from drills.store.history import Store
@@ -40,7 +43,7 @@ def _summary(store: Store) -> tuple[dict[str, dict[str, Any]], dict[str, dict[st
         "SELECT topic, kind, verdict, count(*), total(seconds) FROM attempts "
         "INDEXED BY attempts_summary GROUP BY topic, kind, verdict")
     for topic, kind, verdict, n, secs in rows:
-        ok = n if verdict == "correct" else 0
+        ok = n if verdict in RIGHT else 0
         for table, key in ((topics, topic), (kinds, kind), (verdicts, verdict)):
             acc = table.setdefault(key, [0, 0, 0.0])
             acc[0] += n
@@ -60,7 +63,7 @@ def _by_difficulty(store: Store) -> tuple[dict[str, dict[str, Any]], int]:
     """Accuracy per recorded difficulty (easy, medium, hard first), and how many answers
     have none (recorded before drills stored it). One scan of a partial covering index."""
     rows = store.conn.execute(
-        "SELECT difficulty, count(*), sum(verdict = 'correct'), total(seconds) FROM attempts "
+        f"SELECT difficulty, count(*), sum({right_sql()}), total(seconds) FROM attempts "
         "INDEXED BY attempts_difficulty WHERE difficulty IS NOT NULL GROUP BY difficulty")
     found = {str(d): (n, c, secs) for d, n, c, secs in rows}
     order = [d for d in DIFFICULTIES if d in found] + sorted(set(found) - set(DIFFICULTIES))
@@ -119,7 +122,7 @@ def _misconceptions(store: Store) -> tuple[dict[str, int], dict[str, list[str]]]
 
 def _trend(store: Store, sessions: int = TREND_SESSIONS) -> list[dict[str, Any]]:
     rows = store.conn.execute(
-        """SELECT s.id, s.mode, s.started_at, count(a.id), sum(a.verdict = 'correct')
+        f"""SELECT s.id, s.mode, s.started_at, count(a.id), sum({right_sql('a.verdict')})
            FROM (SELECT id, mode, started_at FROM sessions
                  WHERE EXISTS (SELECT 1 FROM attempts WHERE session_id = sessions.id)
                  ORDER BY id DESC LIMIT ?) AS s
@@ -154,13 +157,11 @@ def _day_streak(store: Store, today: date) -> int:
 
 
 def _correct_streak(store: Store) -> int:
-    """Correct answers in a row, counting back from the latest one.
+    """Correct (or consistent) answers in a row, counting back from the latest one.
 
     One index lookup per miss verdict (max(id) WHERE verdict = ?) instead of a scan.
     """
-    from drills.store.history import VERDICTS
-
-    misses = [v for v in VERDICTS if v != "correct"]
+    misses = list(MISSES)
     union = " UNION ALL ".join("SELECT max(id) AS m FROM attempts WHERE verdict = ?"
                                for _ in misses)
     row = store.conn.execute(
@@ -171,10 +172,11 @@ def _correct_streak(store: Store) -> int:
 
 @recovering
 def recent_topics(store: Store, recent: int = RECENT_ATTEMPTS) -> dict[str, dict[str, float]]:
-    """Per topic over the last ``recent`` attempts: attempts, correct, misses (close counts half)."""
+    """Per topic over the last ``recent`` attempts: attempts, correct, misses (close counts
+    half; consistent is correct and no miss)."""
     rows = store.conn.execute(
-        """SELECT topic, count(*), sum(verdict = 'correct'),
-                  sum(CASE verdict WHEN 'correct' THEN 0 WHEN 'close' THEN 0.5 ELSE 1 END)
+        f"""SELECT topic, count(*), sum({right_sql()}),
+                  sum(CASE WHEN {right_sql()} THEN 0 WHEN verdict = 'close' THEN 0.5 ELSE 1 END)
            FROM (SELECT topic, verdict FROM attempts ORDER BY id DESC LIMIT ?)
            GROUP BY topic""", (recent,))
     return {topic: {"attempts": n, "correct": c, "misses": float(m)} for topic, n, c, m in rows}
@@ -228,7 +230,7 @@ def stats(store: Store, now: datetime | None = None) -> dict[str, Any]:
     now = now or datetime.now(timezone.utc)
     by_topic, by_kind, by_verdict, seconds = _summary(store)
     attempts = sum(v["attempts"] for v in by_verdict.values())
-    correct = by_verdict.get("correct", {}).get("correct", 0)
+    correct = sum(by_verdict.get(v, {}).get("correct", 0) for v in RIGHT)
     first, last = store.conn.execute(
         "SELECT (SELECT min(answered_at) FROM attempts), (SELECT max(answered_at) FROM attempts)"
     ).fetchone()

@@ -1,0 +1,25 @@
+"""The verdicts an attempt is stored with, and which of them count as a right answer.
+
+``consistent`` is a scenario step that follows from the learner's own wrong earlier number
+(error carried forward): the slip was in an earlier step, so this step counts as right in
+every accuracy, score and streak, while ``drills stats`` still shows it as its own verdict.
+Its own module so that history, stats and sessions share one definition without importing
+each other. Light: no sqlite3, no fsrs.
+"""
+
+from __future__ import annotations
+
+VERDICTS: tuple[str, ...] = ("correct", "consistent", "close", "wrong", "skipped", "timeout")
+# The verdicts counted as correct (accuracy, scores, the streak of correct answers).
+RIGHT: tuple[str, ...] = ("correct", "consistent")
+MISSES: tuple[str, ...] = tuple(v for v in VERDICTS if v not in RIGHT)
+
+
+def right_sql(column: str = "verdict") -> str:
+    """SQL that is 1 when ``column`` holds a right verdict: ``verdict IN ('correct', ...)``."""
+    return f"{column} IN ({', '.join(repr(v) for v in RIGHT)})"
+
+
+def is_right(verdict: object) -> bool:
+    """True for a verdict counted as correct (``correct`` or ``consistent``)."""
+    return verdict in RIGHT
