@@ -9,6 +9,7 @@ from drills.core.generators import (  # noqa: F401
     concepts,
     precision,
     ranking,
+    scenarios,
     stats,
     versus,
 )
