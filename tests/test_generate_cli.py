@@ -100,6 +100,11 @@ def check_json_items(items: list[dict]) -> int:
         if item["kind"] == "choice":
             letters = [o["letter"] for o in item["options"] if o["correct"]]
             assert item["correct"] == ",".join(letters) and letters
+        if item["kind"] == "scenario":  # each numeric step with its own problem
+            checked += check_json_items([{**step, "id": f"{item['id']}#{step['step']}",
+                                          "difficulty": item["difficulty"]}
+                                         for step in item["steps"]])
+            continue
         if "params" in item:
             p = item["params"]
             if p["metric"] == "rbp":

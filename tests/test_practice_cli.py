@@ -114,13 +114,15 @@ def test_concept_and_choice_in_plain_mode(pack, tmp_path):
 def test_same_seed_asks_what_plan_lists(tmp_path):
     """practice calls plan() on the same catalog as `drills generate`: same seed, same questions."""
     from drills.core.plan import plan
+    from drills.core.scenario import flatten
     from drills.packs import discover
 
-    expected = plan(discover().questions, seed=11, count=6, topics=("hand-computation", "normalization"))
+    planned = plan(discover().questions, seed=11, count=6, topics=("hand-computation", "normalization"))
+    expected = flatten(planned)[0]  # a scenario is asked step by step
     transcript = tmp_path / "run.jsonl"
     result = run("practice", "--seed", "11", "--count", "6", "--topic", "hand-computation",
                  "--topic", "normalization", "--transcript", str(transcript),
-                 input=":skip\n" * 6)
+                 input=":skip\n" * len(expected))
     assert result.exit_code == 0, result.output
     lines = [json.loads(x) for x in transcript.read_text().splitlines()]
     assert [x["id"] for x in lines] == [q.id for q in expected]
@@ -131,7 +133,7 @@ def test_same_seed_asks_what_plan_lists(tmp_path):
 def test_mock_plain_report_card(pack, tmp_path):
     transcript = tmp_path / "mock.jsonl"
     result = run("mock", "--count", "4", "--seed", "2", "--minutes", "10",
-                 "--transcript", str(transcript), input="0.5\nb\n:skip\n")
+                 "--transcript", str(transcript), input="0.5\nb\n" + ":skip\n" * 12)
     assert result.exit_code == 0, result.output
     out = result.output
     # 10 minutes shared by kind (choice 0.5, numeric 1, concept 1.5): the limits add up to 10:00
@@ -141,7 +143,10 @@ def test_mock_plain_report_card(pack, tmp_path):
     from drills.core.timing import mock_limits
     from drills.packs import discover
 
-    shown = [int(m) * 60 + int(s) for m, s in re.findall(r"· (\d+):(\d\d) to answer", out)]
+    # one limit per planned question: a scenario's, shown at its first step, is shared by its steps
+    shown = [int(m) * 60 + int(s) for step, m, s in re.findall(
+        r"Question \d+/\d+(?: · step (\d+)/\d+)? · [^\n]*?· (\d+):(\d\d) to answer", out)
+        if step in ("", "1")]
     planned = mock_limits(mock_plan(discover([]).questions, 2, 4), 10)
     assert abs(sum(planned) - 600) < 1 and len(shown) >= 3
     assert shown == [round(x) for x in planned[: len(shown)]]
@@ -197,7 +202,7 @@ def test_adaptive_plans_within_the_topics(tmp_path):
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_a_transcript_that_cannot_be_written_is_named_and_fails_the_run(drills_home):
-    result = run("practice", "--count", "2", "--seed", "1", "--topic", "hand-computation",
+    result = run("practice", "--count", "2", "--seed", "1", "--pack", "ndcg-hand-computation",
                  "--transcript", "/dev/full", input="0.5\n0.5\n")
     assert result.exit_code == 1, result.output
     assert "Error: cannot write the transcript /dev/full: No space left on device" in result.stderr

@@ -27,7 +27,7 @@ def screen_of(t: Term) -> str:
 
 
 def builtin(home, *extra, env=None):
-    return Term(["practice", "--seed", "4", "--topic", "hand-computation", *extra], home, env,
+    return Term(["practice", "--seed", "4", "--pack", "ndcg-hand-computation", *extra], home, env,
                 dimensions=(ROWS, COLS))
 
 

@@ -63,7 +63,7 @@ def failing_saves(monkeypatch):
 
 
 def test_plain_mode_stops_at_an_answer_it_cannot_save(failing_saves, drills_home):
-    result = run("practice", "--count", "5", "--seed", "1", "--topic", "hand-computation",
+    result = run("practice", "--count", "5", "--seed", "1", "--pack", "ndcg-hand-computation",
                  input=ANSWERS)
     assert result.exit_code == 1
     assert failing_saves == ["0.5", "0.5", "0.5"]  # answer 2 tried twice, then the session stops
@@ -77,7 +77,7 @@ def test_plain_mode_stops_at_an_answer_it_cannot_save(failing_saves, drills_home
 
 def test_graded_equals_saved_plus_reported(failing_saves, drills_home, tmp_path):
     transcript = tmp_path / "t.jsonl"
-    result = run("practice", "--count", "4", "--seed", "2", "--topic", "hand-computation",
+    result = run("practice", "--count", "4", "--seed", "2", "--pack", "ndcg-hand-computation",
                  "--transcript", str(transcript), input=ANSWERS)
     graded = len(transcript.read_text().splitlines())
     reported = sum(1 for x in result.stderr.splitlines() if x.startswith("{"))
@@ -85,7 +85,7 @@ def test_graded_equals_saved_plus_reported(failing_saves, drills_home, tmp_path)
 
 
 def test_the_session_row_is_ended_when_a_save_fails(failing_saves, drills_home):
-    run("practice", "--count", "3", "--seed", "1", "--topic", "hand-computation", input=ANSWERS)
+    run("practice", "--count", "3", "--seed", "1", "--pack", "ndcg-hand-computation", input=ANSWERS)
     with sqlite3.connect(drills_home / "drills.db") as conn:
         ended, total = conn.execute("SELECT ended_at, total FROM sessions").fetchone()
     assert ended is not None and total == 2
@@ -156,7 +156,7 @@ def test_on_a_full_filesystem_every_graded_answer_is_saved_or_reported(full_disk
 # --- input --------------------------------------------------------------------------------
 
 def test_a_bad_byte_under_a_strict_locale_is_replaced_not_fatal(drills_home):
-    done = drills("practice", "--count", "3", "--seed", "1", "--topic", "hand-computation",
+    done = drills("practice", "--count", "3", "--seed", "1", "--pack", "ndcg-hand-computation",
                   input=b"0.5\n\xff\xfe0.7\n0.6\n",
                   env={"DRILLS_HOME": str(drills_home), "PYTHONIOENCODING": "utf-8:strict",
                        "LC_ALL": "C.UTF-8"})

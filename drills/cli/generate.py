@@ -53,6 +53,8 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
       ndcg-hand, swap-delta, compare-rankings, binary-vs-graded, single-relevant,
       ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case, ap-hand, map-queries,
       precision-recall, mrr-queries, err-hand, map-vs-ndcg, ctr-lift, paired-test
+    Scenario generators (a whole follow-up chain; see docs/scenarios.md):
+      ndcg-chain, binary-graded-chain, lambdarank-swap-chain, ndcg-vs-mrr-chain
     """
     from drills.core.plan import GenerationError, plan, prepared_all
 

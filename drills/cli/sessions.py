@@ -106,10 +106,11 @@ def last_unfinished(store: Any) -> Unfinished | None:
 
 
 def retry_items(missed: Sequence[Question], catalog: Sequence[Question], seed: int) -> list[Question]:
-    """The missed questions again: fixed ones as they were, generated ones as fresh variants."""
+    """The missed questions again: fixed ones as they were, generated ones (and scenarios a
+    generator drew) as fresh variants."""
     from drills.core.plan import instantiate, item_rng
 
-    templates = {q.id: q for q in catalog if q.kind == "generated"}
+    templates = {q.id: q for q in catalog if q.kind in ("generated", "scenario") and q.generator}
     out = []
     for i, q in enumerate(missed):
         template = templates.get(q.id) if q.generator else None

@@ -126,8 +126,11 @@ def cutoff_sentence(sol: Solution) -> str:
             f"pool ({pool} documents), as trec_eval's and ranx's ndcg")
 
 
-def worked_solution(sol: Solution, layout: Layout = WIDE) -> str:
-    """DCG@k table, ideal table, the division: the steps a candidate writes on a whiteboard."""
+def worked_solution(sol: Solution, layout: Layout = WIDE, only: str | None = None) -> str:
+    """DCG@k table, ideal table, the division: the steps a candidate writes on a whiteboard.
+
+    ``only="dcg"`` or ``"idcg"``: that table alone (a scenario's step, whose later steps ask
+    for the rest)."""
     k = sol.k
     dcg, idcg, ndcg = sol.label("DCG"), sol.label("IDCG"), sol.label("NDCG")
     cut = "" if k >= len(sol.problem.relevance) else f" (cut at k = {k} of {len(sol.problem.relevance)})"
@@ -145,6 +148,10 @@ def worked_solution(sol: Solution, layout: Layout = WIDE) -> str:
         f"  {idcg} = {with_value(layout.exact(sol.idcg.text), num(sol.idcg, 15))}",
         "",
     ]
+    if only == "dcg":
+        return "\n".join(lines[:5])
+    if only == "idcg":
+        return "\n".join(lines[:2] + lines[6:9])
     if sol.ndcg_note:
         lines.append(f"{ndcg} = 0. {sol.ndcg_note}")
     else:
@@ -182,10 +189,11 @@ def quantity_steps(problem: Problem, metric: str) -> str:
             f"log2({j} + 1) / log2({i} + 1) = {shown}.")
 
 
-def worked_steps(problem: Problem, metric: str, layout: Layout = WIDE) -> str:
-    """The engine's worked steps for any metric it computes."""
+def worked_steps(problem: Problem, metric: str, layout: Layout = WIDE, scoped: bool = False) -> str:
+    """The engine's worked steps for any metric it computes (``scoped``: DCG's or IDCG's table
+    alone, not the whole NDCG solution)."""
     if metric in ("dcg", "idcg", "ndcg"):
-        return worked_solution(solve(problem), layout)
+        return worked_solution(solve(problem), layout, metric if scoped and metric != "ndcg" else None)
     if metric in QUANTITIES:
         return quantity_steps(problem, metric)
     if metric == "ndcg_difference":
@@ -239,7 +247,8 @@ def worked_for(question: Question, layout: Layout = WIDE) -> str | None:
     """Worked steps for a numeric question the engine computes; None for answer-text ones."""
     if question.problem is None or not question.metric:
         return None
-    return worked_steps(question.problem, question.metric, layout)
+    # A scenario's DCG or IDCG step shows its own table, not the NDCG a later step asks for.
+    return worked_steps(question.problem, question.metric, layout, scoped=question.part is not None)
 
 
 def _grades(order: tuple[int, ...], limit: int = 30) -> str:

@@ -66,6 +66,8 @@ def instantiate(template: Question, rng: random.Random) -> Question:
     if template.kind != "generated":
         return template
     gen = REGISTRY.get(template.generator or "")
+    if gen is not None and gen.kind == "scenario":
+        raise GenerationError(template.id, f"{gen.name!r} makes a whole scenario: use it with kind: scenario")
     if gen is None:
         known = ", ".join(sorted(REGISTRY))
         raise GenerationError(template.id, f"unknown generator {template.generator!r} (known: {known})")

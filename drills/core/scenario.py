@@ -96,7 +96,7 @@ def bind(scenario: Question, problem: Problem | None, steps: Sequence[Question],
         fields: dict[str, Any] = {"id": f"{scenario.id}#{n}", "part": part, "pack": scenario.pack,
                                   "source": step.source if step.source.line else scenario.source,
                                   "topic": step.topic or scenario.topic,
-                                  "difficulty": step.difficulty or scenario.difficulty}
+                                  "difficulty": scenario.difficulty}  # a step has none of its own
         if step.kind == "numeric" and step.metric and problem is not None and step.answer is None:
             fields["problem"] = changed(problem, dict(part.change), step.metric)
         if scenario.generator and not step.generator:  # the drawn problem goes with each step
@@ -128,7 +128,7 @@ def check_uses(steps: Sequence[Question]) -> None:
                 raise ScenarioError(f"step {part.name!r} ({q.metric}) uses {name!r}, but {q.metric} is "
                                     f"recomputed from {' and '.join(needs)}, not from "
                                     f"{used.metric or used.kind}")
-            if not _same(used.problem, q.problem):
+            if not _same(used.problem, q.problem, used.metric):
                 raise ScenarioError(f"step {part.name!r} uses {name!r}, which is about a different "
                                     "problem (another k, gain or list): its number cannot carry forward")
         if part.name in earlier:
@@ -136,8 +136,17 @@ def check_uses(steps: Sequence[Question]) -> None:
         earlier[part.name] = q
 
 
-def _same(a: Problem | None, b: Problem | None) -> bool:
-    return a is not None and b is not None and replace(a, swap=None) == replace(b, swap=None)
+def _same(a: Problem | None, b: Problem | None, quantity: str | None = None) -> bool:
+    """Whether a step's ``quantity`` computed on problem ``a`` is the same number on ``b``: the
+    same problem (a swap aside), or for IDCG the same ideal (a swap inside the ranking leaves
+    the judged pool, hence IDCG, alone)."""
+    if a is None or b is None:
+        return False
+    if quantity == "idcg":
+        def ideal(p: Problem) -> tuple[object, ...]:
+            return (sorted(p.judged if p.judged is not None else p.relevance), p.k, p.gain)
+        return ideal(a) == ideal(b)
+    return replace(a, swap=None) == replace(b, swap=None)
 
 
 def flatten(items: Sequence[Question]) -> tuple[list[Question], list[int]]:
