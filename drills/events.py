@@ -153,6 +153,8 @@ class Notice:
 class Waiting:
     """After a miss, on a terminal: the next question waits for Enter (s: the worked steps)."""
 
+    next: str = "question"  # "step": the next is the same scenario's next step
+
 
 @dataclass(frozen=True)
 class Finished:

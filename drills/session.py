@@ -39,6 +39,7 @@ from drills.events import (  # noqa: F401 - re-exported: the front ends import t
     Waiting,
     summarize,
 )
+from drills.session_steps import Steps
 
 FEEDBACK: tuple[str, ...] = ("brief", "full", "end")
 
@@ -53,7 +54,7 @@ MAX_CODE_LENGTH = 100_000  # a solution file
 GRADE_VERDICT = {"again": "wrong", "hard": "correct", "good": "correct", "easy": "correct"}
 _GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
                   "a": "again", "h": "hard", "g": "good", "e": "easy"}
-class Session:
+class Session(Steps):
     """Ask ``items`` in order; ``submit`` and the commands return events to render."""
 
     def __init__(self, items: list[Question], options: Options | None = None,
@@ -126,22 +127,6 @@ class Session:
         if self.options.minutes:
             ends.append(self._started + self.options.minutes * 60)
         return min(ends) if ends else None
-
-    def item_limit(self) -> float | None:
-        """The current planned item's time: a scenario's is shared by its steps (``--per-question``
-        gives it that many seconds per step)."""
-        owner = self._owner[self.index]
-        if self.options.limits:
-            return self.options.limits[owner]
-        seconds = self.options.seconds
-        q = self.planned[owner]
-        return seconds * len(q.steps) if seconds and q.kind == "scenario" else seconds
-
-    def position(self) -> tuple[int, int]:
-        """(1-based number, total) of the current planned item, as the learner counts them."""
-        offset = self.options.offset
-        owner = self._owner[min(self.index, len(self.items) - 1)]
-        return owner + 1 + offset, len(self.planned) + offset
 
     def remaining(self) -> float | None:
         end = self.deadline()
@@ -226,7 +211,8 @@ class Session:
             name = command_name(word)
             if name is not None and name != "hint":
                 return COMMANDS[name][1](self)
-        return [Notice("Press Enter for the next question, or s for the worked solution."), Waiting()]
+        nxt = self._next()
+        return [Notice(f"Press Enter for the next {nxt}, or s for the worked solution."), Waiting(nxt)]
 
     def input_limit(self) -> int:
         """The longest answer the current question takes (front ends cap their input here)."""
@@ -279,7 +265,7 @@ class Session:
             return [Notice("explanations come in the report at the end of the mock")]
         events: list[Event] = [StepsShown(self.records[-1].explanation, self.records[-1])]
         if self._waiting:
-            events.append(Waiting())
+            events.append(Waiting(self._next()))
         elif not self.finished and self._pending is None:  # the question still waiting, again
             number, total = self.position()
             events.append(QuestionShown(number - 1, total, self.items[self.index], self.remaining()))
@@ -354,11 +340,6 @@ class Session:
         number, total = self.position()
         return QuestionShown(number - 1, total, q, self._limit)
 
-    def _chain(self) -> list[Record]:
-        """The records of the current scenario's earlier steps."""
-        owner = self._owner[self.index]
-        return [r for r in self.records if self._owner[r.index] == owner]
-
     def _reveal(self, text: str) -> list[Event]:
         q = self.items[self.index]
         self._given = text.strip()
@@ -392,7 +373,7 @@ class Session:
             return self.quit(early=False)
         if wait and self.options.pause and not self.deferred:
             self._waiting = True
-            return [Waiting()]
+            return [Waiting(self._next())]
         return [self._show()]
 
     def summary(self) -> Summary:

@@ -111,7 +111,8 @@ def test_schema_errors_are_lint_errors(tmp_path):
 
 
 def template(name: str, **params) -> Question:
-    return Question(id=f"t-{name}", topic="hand-computation", kind="generated", prompt="t",
+    kind = "scenario" if REGISTRY[name].kind == "scenario" else "generated"
+    return Question(id=f"t-{name}", topic="hand-computation", kind=kind, prompt="t",
                     generator=name, params=params)
 
 

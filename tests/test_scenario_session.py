@@ -272,3 +272,37 @@ def test_transcript_writes_scenario_and_step(pack, tmp_path):
     lines = [json.loads(x) for x in transcript.read_text().splitlines()]
     assert [(x["scenario"], x["step"]) for x in lines] == [("chain-1", n) for n in range(1, 6)]
     assert [x["verdict"] for x in lines] == ["wrong", "correct", "consistent", "skipped", "skipped"]
+
+
+def test_the_same_seed_gives_the_same_scenarios_in_generate_and_practice(tmp_path):
+    """Issue 15: `generate --json` and `practice` with one seed ask the same scenarios, drawn
+    scenarios included (the built-in pack has one per scenario generator)."""
+    args = ["--pack", "scenarios", "--seed", "5", "--count", "20"]  # every scenario of the pack
+    result = CliRunner().invoke(cli, ["generate", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    items = json.loads(result.output)
+    assert any(i["generator"] for i in items), "a generated scenario among them"
+    steps = [(i, s) for i in items for s in i["steps"]]
+    transcript = tmp_path / "t.jsonl"
+    run = CliRunner().invoke(cli, ["practice", *args, "--transcript", str(transcript)],
+                             input=":skip\n" * len(steps))
+    assert run.exit_code == 0, run.output
+    lines = [json.loads(x) for x in transcript.read_text().splitlines()]
+    assert [(x["scenario"], x["step"], x["prompt"]) for x in lines] == [
+        (i["id"], s["step"], s["prompt"]) for i, s in steps]
+    for line, (item, step) in zip(lines, steps, strict=True):
+        if step["kind"] == "numeric":
+            assert line["expected"]["value"] == step["answer"]["value"]
+        if item["generator"]:
+            assert line["params"]["relevance"] == item["params"]["relevance"]
+
+
+def test_resume_asks_a_scenario_cut_short_again_from_its_first_step(pack):
+    args = ["practice", "--pack", str(pack), "--topic", "scn-hand", "--seed", "3", "--count", "1"]
+    first = CliRunner().invoke(cli, args, input=f"{ref.dcg(RANKED, K):.4f}\n:quit\n")
+    assert first.exit_code == 0, first.output
+    assert "Stopped in question 1 of 1 (a scenario, at step 2 of 5)" in first.output
+    again = CliRunner().invoke(cli, ["practice", "--resume"], input=":quit\n")
+    assert again.exit_code == 0, again.output
+    assert "Resuming session 1 (seed 3) at question 1 of 1" in again.output
+    assert "Question 1/1 · step 1/5" in again.output

@@ -131,7 +131,8 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
         click.echo(short)
     options = {"count": count, "topics": list(topics), "difficulty": difficulty, "packs": list(packs),
                "tolerance": tolerance, "adaptive": adaptive, "feedback": feedback,
-               "plan": [q.id for q in items], "ramp": welcome}
+               "plan": [q.id for q in items], "ramp": welcome,
+               "plan_steps": [len(q.steps) or 1 for q in items]}  # answers each item takes
     raise SystemExit(run_quiz(items, mode="practice", seed=seed, store=store, options=options,
                               transcript=transcript, tolerance=tol, feedback=feedback,
                               catalog=questions))

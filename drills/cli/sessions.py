@@ -98,7 +98,12 @@ def last_unfinished(store: Any) -> Unfinished | None:
                 return None  # the newest practice session was finished: nothing to resume
             steps = store.conn.execute("SELECT scenario, step FROM attempts "
                                        "WHERE session_id = ? ORDER BY id", (sid,)).fetchall()
-            if items_answered(steps) < planned:
+            sizes = opts.get("plan_steps")  # answers each planned item takes (a scenario: its steps)
+            if isinstance(sizes, list) and sizes and all(type(x) is int for x in sizes):
+                left = len(steps) < sum(sizes)  # a last scenario cut short is left too
+            else:
+                left = items_answered(steps) < planned
+            if left:
                 return Unfinished(int(sid), int(seed), opts, len(steps))
         return None
 

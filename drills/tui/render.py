@@ -354,6 +354,6 @@ _RENDERERS: dict[type, Any] = {
     Skipped: skipped,
     TimedOut: skipped,
     Notice: lambda ev, st: st.wrap(ev.text),
-    Waiting: lambda ev, st: st.paint("Enter: next question   s: the worked solution   :q quit", "dim"),
+    Waiting: lambda ev, st: st.paint(f"Enter: next {ev.next}   s: the worked solution   :q quit", "dim"),
     Finished: lambda ev, st: summary(ev.summary, st),
 }
