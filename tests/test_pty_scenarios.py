@@ -108,11 +108,11 @@ def test_a_scenario_in_a_mock(pack, drills_home):
     t.expect("answer>")
     t.send(":skip\r")
     t.expect("Mock interview report")
-    t.expect("scenario")  # its time as one row
+    t.expect("scenario, pty-chain")  # its time as one row
     t.expect("2/4 steps right")
     t.expect("Scenarios")
-    t.expect("1. dcg          wrong")
-    t.expect("3. ndcg         consistent")
+    t.expect("1. dcg   wrong")
+    t.expect("3. ndcg  consistent")
     t.expect("first slip: linear_gain at step 1")
     t.send("q")  # the report is longer than 24 rows: it is paged
     assert t.close() == 0

@@ -116,7 +116,7 @@ def test_linear_gain_in_step_one_then_a_right_division_is_consistent(pack):
     assert "linear_gain x1" in report  # the slip counted once, at step 1
     assert "linear_gain" not in three.explanation and "linear gain" not in three.explanation
     chain = report[report.index("Scenarios"):report.index("Wrong formulas")]
-    assert "3. ndcg         consistent" in chain
+    assert "3. ndcg  consistent" in chain
     assert "first slip: linear_gain at step 1" in chain
     assert chain.count("linear_gain") == 1
 

@@ -45,7 +45,8 @@ def time_lines(records: Sequence[Any]) -> list[str]:
             if x.verdict == "timeout":
                 break
         right = sum(x.verdict in ("correct", "consistent") for x in group)
-        lines.append(visible(f"  {number(r):>2}. {'scenario':<22} {clock_text(seconds):>5}{limit}  "
+        label = f"scenario, {r.question.topic}"[:22]
+        lines.append(visible(f"  {number(r):>2}. {label:<22} {clock_text(seconds):>5}{limit}  "
                              f"{right}/{r.question.part.of} steps right"))
     return lines
 
@@ -61,12 +62,13 @@ def chain_lines(records: Sequence[Any], style: Any) -> list[str]:
             lines += ["", style.paint("Scenarios", "bold")]
         lines.append(visible(f"  Q{number(group[0])} {part.scenario}"))
         slip = None
+        width = min(20, max(len(r.question.part.name) for r in group))
         for r in group:
             p = r.question.part
             mark = {"consistent": " (follows from your earlier numbers)"}.get(r.verdict, "")
             if r.misconceptions and slip is None:
                 slip = (p.step, r.misconceptions[0])
-            lines.append(visible(f"    {p.step}. {p.name:<12} {r.verdict}{mark}"))
+            lines.append(visible(f"    {p.step}. {p.name:<{width}}  {r.verdict}{mark}"))
         if len(group) < part.of:
             lines.append(f"    (stopped after step {len(group)} of {part.of})")
         if slip is not None:
