@@ -102,7 +102,9 @@ def _old_history(home: Path, monkeypatch) -> None:
     with monkeypatch.context() as m:
         m.setattr(mig, "MIGRATIONS", [s for s in mig.MIGRATIONS if s[0] < "004_attempt_scenario"])
         with Store.open(home) as s:
-            sid = s.start_session("practice", 1, {})
+            sid = s.conn.execute(  # as that drills wrote it: no uid column yet
+                "INSERT INTO sessions(mode, seed, options, started_at) VALUES "
+                "('practice', 1, '{}', '2026-12-01T09:59:00.000000+00:00')").lastrowid
             s.conn.execute("INSERT INTO attempts(session_id, question_id, topic, kind, verdict, "
                            "answered_at, difficulty) VALUES (?, 'old', 'normalization', "
                            "'numeric', 'correct', '2026-12-01T10:00:00.000000+00:00', 'easy')",
@@ -110,7 +112,7 @@ def _old_history(home: Path, monkeypatch) -> None:
     with sqlite3.connect(home / "drills.db") as raw:
         columns = {row[1] for row in raw.execute("PRAGMA table_info(attempts)")}
         assert "difficulty" in columns and "scenario" not in columns and "step" not in columns
-        assert mig.pending(raw) == ["004_attempt_scenario"]
+        assert mig.pending(raw) == ["004_attempt_scenario", "005_attempt_uid"]
 
 
 def test_an_old_history_gains_scenario_and_step(tmp_path, monkeypatch):
@@ -119,7 +121,7 @@ def test_an_old_history_gains_scenario_and_step(tmp_path, monkeypatch):
     with Store.open(home) as s:
         assert mig.pending(s.conn) == []
         names = [r[0] for r in s.conn.execute("SELECT name FROM migrations ORDER BY rowid")]
-        assert names[-1] == "004_attempt_scenario"
+        assert names[-2:] == ["004_attempt_scenario", "005_attempt_uid"]
         indexes = {r[0] for r in s.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'attempts'")}
         assert "attempts_scenario" in indexes
@@ -141,7 +143,7 @@ def test_an_old_history_read_where_it_cannot_be_migrated_has_the_columns(tmp_pat
         assert s.memory
         buf = io.StringIO()
         export(s, "json", buf)
-    (row,) = json.loads(buf.getvalue())
+    (row,) = json.loads(buf.getvalue())["attempts"]
     assert (row["question_id"], row["scenario"], row["step"]) == ("old", None, None)
 
 
@@ -338,14 +340,14 @@ def test_export_has_scenario_and_step(store):
     _scenario_session(store)
     buf = io.StringIO()
     export(store, "json", buf)
-    data = json.loads(buf.getvalue())
+    data = json.loads(buf.getvalue())["attempts"]
     assert [(d["scenario"], d["step"]) for d in data] == [(SCN, 1), (SCN, 2), (SCN, 3), (None, None)]
     assert [d["verdict"] for d in data] == ["wrong", "correct", "consistent", "correct"]
     buf = io.StringIO()
     export(store, "csv", buf)
     rows = list(csv.DictReader(io.StringIO(buf.getvalue())))
     assert [(r["scenario"], r["step"]) for r in rows] == [(SCN, "1"), (SCN, "2"), (SCN, "3"), ("", "")]
-    assert list(rows[0])[-2:] == ["scenario", "step"]
+    assert list(rows[0])[-4:] == ["scenario", "step", "uid", "session_uid"]
 
 
 def test_session_report_answers_carry_scenario_and_step(store):

@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from drills.store.attempt import MODES, SELF_GRADES, Attempt, new_uid
 from drills.store.db import (
     StoreError,
     check_writable,
@@ -27,67 +26,10 @@ from drills.store.db import (
 from drills.store.migrations import migrate
 from drills.store.verdicts import VERDICTS
 
+__all__ = ["MODES", "SELF_GRADES", "VERDICTS", "Attempt", "Store"]
+
 T = TypeVar("T")
 MAX_RECOVERIES = 2  # repairs per Store; damage that keeps coming back is an error
-
-SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
-MODES: tuple[str, ...] = ("practice", "mock", "review", "retry")
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One graded answer.
-
-    ``verdict`` is one of VERDICTS. A self-graded concept question stores its grade in
-    ``self_grade`` (again|hard|good|easy) with verdict "correct" for hard/good/easy and
-    "wrong" for again, so accuracy stats need no special case.
-    ``answered_at`` is UTC (a naive datetime is taken as UTC); None means now.
-    ``difficulty`` is the question's (easy, medium, hard), None when not known.
-
-    A step of a scenario (issue 15) is an attempt of its own with ``scenario`` (the
-    scenario's question id) and ``step`` (1-based); the attempt of the scenario's last step
-    also carries ``scenario_verdict``, the scenario's overall verdict ("correct" when every
-    step was right, else "wrong"), which rates its one review card ``q:<scenario>``.
-    ``scenario_verdict`` is not stored: it only drives that card update.
-    """
-
-    question_id: str
-    topic: str
-    kind: str
-    verdict: str
-    given: str | None
-    expected: str | None
-    expected_value: float | None
-    misconceptions: tuple[str, ...]
-    seconds: float
-    generator: str | None = None
-    params: dict | None = field(default=None, hash=False)
-    self_grade: str | None = None
-    answered_at: datetime | None = None
-    difficulty: str | None = None
-    scenario: str | None = None
-    step: int | None = None
-    scenario_verdict: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {self.verdict!r}")
-        if self.self_grade is not None and self.self_grade not in SELF_GRADES:
-            raise ValueError(f"self_grade must be one of {', '.join(SELF_GRADES)}, "
-                             f"not {self.self_grade!r}")
-        if (self.scenario is None) != (self.step is None):
-            raise ValueError("scenario and step go together: give both or neither")
-        if self.scenario is not None and (not isinstance(self.scenario, str) or not self.scenario):
-            raise ValueError(f"scenario must be a question id, not {self.scenario!r}")
-        if self.step is not None and (isinstance(self.step, bool) or not isinstance(self.step, int)
-                                      or self.step < 1):
-            raise ValueError(f"step must be a whole number from 1, not {self.step!r}")
-        if self.scenario_verdict is not None and (self.scenario_verdict not in VERDICTS
-                                                  or self.scenario is None):
-            raise ValueError(f"scenario_verdict (one of {', '.join(VERDICTS)}) goes on the last "
-                             f"step of a scenario, not {self.scenario_verdict!r} here")
-        if not isinstance(self.misconceptions, tuple):
-            object.__setattr__(self, "misconceptions", tuple(self.misconceptions))
 
 
 def _json(value: Any) -> str:
@@ -100,13 +42,13 @@ def _row(session_id: int, a: Attempt) -> tuple[Any, ...]:
         None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
         None if a.expected_value is None else float(a.expected_value),
         _json(list(a.misconceptions)), float(a.seconds), a.self_grade, utc_text(a.answered_at),
-        a.difficulty, a.scenario, a.step,
+        a.difficulty, a.scenario, a.step, a.uid or new_uid(),
     )
 
 
 _INSERT = """INSERT INTO attempts(session_id, question_id, topic, kind, generator, params,
     verdict, given, expected, expected_value, misconceptions, seconds, self_grade, answered_at,
-    difficulty, scenario, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+    difficulty, scenario, step, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 
 
 class Store:
@@ -130,7 +72,8 @@ class Store:
         self.skipped: dict[str, set[int]] = {}  # table -> rowids of rows with damaged fields
         self._depth = 0  # >0 inside a transaction or a guarded read: recovery waits for the outermost
         self._recoveries = 0
-        self._sessions: dict[int, tuple[Any, ...]] = {}  # sessions started here, to put back
+        # sessions started here, to put back: (id, mode, seed, options, started_at, uid)
+        self._sessions: dict[int, tuple[Any, ...]] = {}
 
     @classmethod
     def open(cls, home: Path | None = None, *, readonly: bool = False) -> Store:
@@ -205,11 +148,12 @@ class Store:
         """Record a new session and return its id."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        row = (mode, seed, _json(dict(options)), utc_text())
+        row = (mode, seed, _json(dict(options)), utc_text(), new_uid())
 
         def insert(conn: sqlite3.Connection) -> int:
             cur = conn.execute(
-                "INSERT INTO sessions(mode, seed, options, started_at) VALUES (?, ?, ?, ?)", row)
+                "INSERT INTO sessions(mode, seed, options, started_at, uid) VALUES (?, ?, ?, ?, ?)",
+                row)
             return int(cur.lastrowid or 0)
 
         session_id = self._transact(insert)

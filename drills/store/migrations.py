@@ -91,6 +91,33 @@ ALTER TABLE attempts ADD COLUMN step INTEGER;
 CREATE INDEX attempts_scenario ON attempts(scenario, step) WHERE scenario IS NOT NULL;
 """)
 
+# A random UUID4 as 32 lowercase hex digits, computed by SQLite once per row (randomblob and
+# random are evaluated per row): the same form as ``drills.store.attempt.new_uid``.
+UID_SQL = ("lower(hex(randomblob(4)) || hex(randomblob(2)) || '4' || substr(hex(randomblob(2)), 2)"
+           " || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2)"
+           " || hex(randomblob(6)))")
+
+
+def fill_uids(conn: sqlite3.Connection) -> None:
+    """Give every attempt and session without a ``uid`` a fresh one."""
+    for table in ("attempts", "sessions"):
+        conn.execute(f"UPDATE {table} SET uid = {UID_SQL} WHERE uid IS NULL")
+
+
+def _attempt_uid(conn: sqlite3.Connection) -> None:
+    conn.execute("ALTER TABLE attempts ADD COLUMN uid TEXT")
+    conn.execute("ALTER TABLE sessions ADD COLUMN uid TEXT")
+    fill_uids(conn)
+    conn.execute("CREATE UNIQUE INDEX attempts_uid ON attempts(uid)")
+    conn.execute("CREATE UNIQUE INDEX sessions_uid ON sessions(uid)")
+
+
+# Stable ids across machines (issue 16): ``drills history import`` merges another machine's
+# export by them, so an answer or a session is never stored twice. Existing rows get fresh
+# ones here; new rows get theirs from the Store. NULL is allowed (UNIQUE ignores it) only
+# so that a row salvaged from damage can be stored before ``fill_uids`` gives it one.
+migration("005_attempt_uid", _attempt_uid)
+
 
 def _statements(sql: str) -> list[str]:
     """Split SQL text into complete statements (executescript would COMMIT our transaction)."""
@@ -141,4 +168,14 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
             conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
                          (name, utc_text()))
             applied.append(name)
+    _checkpoint(conn)
     return applied
+
+
+def _checkpoint(conn: sqlite3.Connection) -> None:
+    """Fold the migrations' pages into the database file and empty the -wal (a fresh
+    history's schema is most of its first -wal). Best effort: a reader may prevent it."""
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.Error:
+        pass

@@ -26,7 +26,8 @@ from drills.store.db import StoreError, recovering, utc_text, write
 from drills.store.fields import DUE_OK, count_damaged_cards, parse_due
 
 if TYPE_CHECKING:
-    from drills.store.history import Attempt, Store
+    from drills.store.attempt import Attempt
+    from drills.store.history import Store
 
 # Fuzzing spreads long intervals by a few days so reviews do not bunch up; tests turn it off.
 ENABLE_FUZZING = True

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drills.store.attempt import new_uid
 from drills.store.db import StoreError, connect, copy_aside, utc_text, write
-from drills.store.migrations import migrate
+from drills.store.migrations import fill_uids, migrate
 
 if TYPE_CHECKING:
     from drills.store.history import Store
@@ -181,8 +182,8 @@ def salvage(src: sqlite3.Connection, dst: sqlite3.Connection,
             sessions: Iterable[Sequence[Any]] = ()) -> Salvaged:
     """Copy every readable row of TABLES from ``src`` into the empty, migrated ``dst``.
 
-    ``sessions`` are rows ``(id, mode, seed, options, started_at)`` the caller knows it
-    wrote (a session in progress): put back if their own row was lost. An attempt whose
+    ``sessions`` are rows ``(id, mode, seed, options, started_at, uid)`` the caller knows
+    it wrote (a session in progress): put back if their own row was lost. An attempt whose
     session row was lost gets a stand-in session (options ``{"recovered": true}``) so it
     keeps its foreign key.
     """
@@ -196,14 +197,22 @@ def salvage(src: sqlite3.Connection, dst: sqlite3.Connection,
                 result.total += part.total
                 if table == "sessions":
                     dst.executemany("INSERT OR IGNORE INTO sessions(id, mode, seed, options, "
-                                    "started_at) VALUES (?, ?, ?, ?, ?)", list(sessions))
+                                    "started_at, uid) VALUES (?, ?, ?, ?, ?, ?)",
+                                    [_with_uid(row) for row in sessions])
             dst.execute("""INSERT INTO sessions(id, mode, options, started_at)
                 SELECT session_id, 'practice', '{"recovered": true}', coalesce(min(answered_at), ?)
                 FROM attempts WHERE session_id NOT IN (SELECT id FROM sessions)
                 GROUP BY session_id""", (utc_text(),))
+            fill_uids(dst)  # stand-ins, and rows from a history older than 005_attempt_uid
     finally:
         dst.execute("PRAGMA foreign_keys = ON")
     return result
+
+
+def _with_uid(row: Sequence[Any]) -> tuple[Any, ...]:
+    """A session the Store started: ``(id, mode, seed, options, started_at, uid)``."""
+    values = tuple(row)[:6]
+    return values if len(values) == 6 else (*values[:5], new_uid())
 
 
 def fresh_copy(src: sqlite3.Connection, sessions: Iterable[Sequence[Any]] = ()

@@ -1,0 +1,160 @@
+"""One graded answer (``Attempt``) and the checks that keep a stored one sound.
+
+Its own module below ``history`` (the Store) and ``review`` (the schedule), which both
+need it. ``attempt_from_row`` is the gate for answers from outside (an export from another
+machine, ``drills history import``): every field is type-checked here, then Attempt's own
+checks run. Light: no sqlite3, no fsrs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from drills.store.verdicts import VERDICTS
+
+SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
+MODES: tuple[str, ...] = ("practice", "mock", "review", "retry")
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+_UID = re.compile(r"[0-9a-f]{32}")
+MAX_TEXT = 100_000  # characters in one field of an imported answer (a typed answer, params)
+
+
+def new_uid() -> str:
+    """A fresh stable id for an attempt or a session: a random UUID4 as 32 hex digits."""
+    return uuid.uuid4().hex
+
+
+def is_uid(value: Any) -> bool:
+    """True for an id as ``new_uid`` writes it (32 lowercase hex digits)."""
+    return isinstance(value, str) and _UID.fullmatch(value) is not None
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One graded answer.
+
+    ``verdict`` is one of VERDICTS. A self-graded concept question stores its grade in
+    ``self_grade`` (again|hard|good|easy) with verdict "correct" for hard/good/easy and
+    "wrong" for again, so accuracy stats need no special case.
+    ``answered_at`` is UTC (a naive datetime is taken as UTC); None means now.
+    ``difficulty`` is the question's (easy, medium, hard), None when not known.
+
+    A step of a scenario (issue 15) is an attempt of its own with ``scenario`` (the
+    scenario's question id) and ``step`` (1-based); the attempt of the scenario's last step
+    also carries ``scenario_verdict``, the scenario's overall verdict ("correct" when every
+    step was right, else "wrong"), which rates its one review card ``q:<scenario>``.
+    ``scenario_verdict`` is not stored: it only drives that card update.
+
+    ``uid`` is the answer's stable id across machines (issue 16): None means a fresh one
+    is drawn when it is recorded; an import passes the exported one, so the same answer
+    is never stored twice.
+    """
+
+    question_id: str
+    topic: str
+    kind: str
+    verdict: str
+    given: str | None
+    expected: str | None
+    expected_value: float | None
+    misconceptions: tuple[str, ...]
+    seconds: float
+    generator: str | None = None
+    params: dict | None = field(default=None, hash=False)
+    self_grade: str | None = None
+    answered_at: datetime | None = None
+    difficulty: str | None = None
+    scenario: str | None = None
+    step: int | None = None
+    scenario_verdict: str | None = None
+    uid: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {self.verdict!r}")
+        if self.self_grade is not None and self.self_grade not in SELF_GRADES:
+            raise ValueError(f"self_grade must be one of {', '.join(SELF_GRADES)}, "
+                             f"not {self.self_grade!r}")
+        if (self.scenario is None) != (self.step is None):
+            raise ValueError("scenario and step go together: give both or neither")
+        if self.scenario is not None and (not isinstance(self.scenario, str) or not self.scenario):
+            raise ValueError(f"scenario must be a question id, not {self.scenario!r}")
+        if self.step is not None and (isinstance(self.step, bool) or not isinstance(self.step, int)
+                                      or self.step < 1):
+            raise ValueError(f"step must be a whole number from 1, not {self.step!r}")
+        if self.scenario_verdict is not None and (self.scenario_verdict not in VERDICTS
+                                                  or self.scenario is None):
+            raise ValueError(f"scenario_verdict (one of {', '.join(VERDICTS)}) goes on the last "
+                             f"step of a scenario, not {self.scenario_verdict!r} here")
+        if self.uid is not None and not is_uid(self.uid):
+            raise ValueError(f"uid must be 32 lowercase hex digits, not {self.uid!r}")
+        if not isinstance(self.misconceptions, tuple):
+            object.__setattr__(self, "misconceptions", tuple(self.misconceptions))
+
+
+def _text(row: dict[str, Any], key: str, *, optional: bool = True, choices: tuple[str, ...] = ()
+          ) -> str | None:
+    value = row.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or (not optional and not value) or len(value) > MAX_TEXT:
+        raise ValueError(f"{key} must be {'text' if optional else 'non-empty text'}, "
+                         f"not {_short(value)}")
+    if choices and value not in choices:
+        raise ValueError(f"{key} must be one of {', '.join(choices)}, not {_short(value)}")
+    return value
+
+
+def _number(row: dict[str, Any], key: str, *, optional: bool) -> float | None:
+    value = row.get(key)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{key} must be a number, not {_short(value)}")
+    return float(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def attempt_from_row(row: Any, answered_at: datetime) -> Attempt:
+    """An exported answer (a dict keyed by the export's columns) as an Attempt, checked
+    field by field; ValueError says what is wrong. ``answered_at`` is the row's time,
+    parsed by the caller (it is also the key the merge orders by)."""
+    if not isinstance(row, dict):
+        raise ValueError(f"an answer must be an object, not {_short(row)}")
+    if not is_uid(row.get("uid")):
+        raise ValueError(f"uid must be 32 lowercase hex digits, not {_short(row.get('uid'))}")
+    seconds = _number(row, "seconds", optional=False)
+    if seconds is None or seconds < 0:
+        raise ValueError(f"seconds must be 0 or more, not {_short(row.get('seconds'))}")
+    misconceptions = row.get("misconceptions")
+    if not (isinstance(misconceptions, list) and len(misconceptions) <= 100
+            and all(isinstance(m, str) and 0 < len(m) <= 200 for m in misconceptions)):
+        raise ValueError(f"misconceptions must be a list of ids, not {_short(misconceptions)}")
+    params = row.get("params")
+    if params is not None and not isinstance(params, dict):
+        raise ValueError(f"params must be an object, not {_short(params)}")
+    step = row.get("step")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step > 10_000):
+        raise ValueError(f"step must be a whole number, not {_short(step)}")
+    return Attempt(
+        question_id=str(_text(row, "question_id", optional=False)),
+        topic=str(_text(row, "topic", optional=False)),
+        kind=str(_text(row, "kind", optional=False)),
+        verdict=str(_text(row, "verdict", optional=False, choices=VERDICTS)),
+        given=_text(row, "given"), expected=_text(row, "expected"),
+        expected_value=_number(row, "expected_value", optional=True),
+        misconceptions=tuple(misconceptions), seconds=seconds,
+        generator=_text(row, "generator"), params=params,
+        self_grade=_text(row, "self_grade", choices=SELF_GRADES),
+        answered_at=answered_at,
+        difficulty=_text(row, "difficulty", choices=DIFFICULTIES),
+        scenario=_text(row, "scenario"), step=step, uid=row["uid"])
