@@ -51,7 +51,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "review": {
         "daily_limit": Key(int, "new items a day in drills review", low=1, high=10_000),
     },
+    "profile": {
+        "learner": Key(str, "your name in history exports (default: the login name)"),
+    },
 }
+LEARNER_WIDTH = 80  # characters of a learner's name kept in an export
 
 STARTER = """\
 # drills settings. Every key is optional; a command-line option always wins.
@@ -77,6 +81,9 @@ STARTER = """\
 
 [review]
 # daily_limit = 20       # new items a day (unset: no limit)
+
+[profile]
+# learner = "Ada"        # your name in `drills history export` (default: the login name)
 """
 
 
@@ -199,6 +206,25 @@ def load() -> Settings:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{where}: not UTF-8 text (byte {exc.start})") from None
     return parse(text, where)
+
+
+def login_name() -> str:
+    """The login name (``getpass.getuser``), or "learner" where there is none to find."""
+    import getpass
+
+    try:
+        return getpass.getuser() or "learner"
+    except Exception:  # noqa: BLE001 - no USER/LOGNAME and no passwd entry (a container)
+        return "learner"
+
+
+def learner(settings: Settings) -> str:
+    """The name an export carries: ``[profile] learner``, else the login name (whitespace
+    runs made one space, at most LEARNER_WIDTH characters)."""
+    name = " ".join(str(settings.get("profile", "learner") or "").split())
+    if not name:
+        name = " ".join(login_name().split()) or "learner"
+    return name[:LEARNER_WIDTH]
 
 
 def default_map(settings: Settings) -> dict[str, dict[str, Any]]:

@@ -138,7 +138,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypat
     target = tmp_path / "out.csv"
     target.write_text("keep me\n")
 
-    def full_disk(store, fmt, out):
+    def full_disk(store, fmt, out, learner=None):
         out.write("half a row")
         out.flush()
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

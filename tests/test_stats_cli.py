@@ -159,7 +159,7 @@ def test_export_json_to_file(history, tmp_path):
     result = CliRunner().invoke(cli, ["history", "export", "--format", "json", "-o", str(target)])
     assert result.exit_code == 0, result.output
     assert "Exported 11 answers" in result.output
-    data = json.loads(target.read_text(encoding="utf-8"))
+    data = json.loads(target.read_text(encoding="utf-8"))["attempts"]
     assert len(data) == 11 and all(tuple(d) == COLUMNS for d in data)
     assert data[1]["misconceptions"] == ["log2_rank"] and data[0]["params"] is None
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.json")] == []
@@ -304,7 +304,8 @@ def test_json_output_escapes_c1_and_bidi_controls(drills_home):
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 0, result.output
         assert not any(ch in result.stdout for ch in "\u202e\x9b\u2066"), args
-    data = json.loads(CliRunner().invoke(cli, ["history", "export", "--format", "json"]).stdout)
+    data = json.loads(CliRunner().invoke(cli, ["history", "export", "--format", "json"]).stdout
+                      )["attempts"]
     assert data[0]["given"] == "a\u202eb\x9bc" and data[0]["params"] == {"note": "\u202e"}
     assert "t\u2066x" in json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)["by_topic"]
 

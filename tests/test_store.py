@@ -361,17 +361,19 @@ def test_export_csv_and_json_columns(store):
     assert rows[1]["given"] == "" and rows[1]["expected_value"] == "" and rows[1]["params"] == ""
     buf = io.StringIO()
     export(store, "json", buf)
-    data = json.loads(buf.getvalue())
+    data = json.loads(buf.getvalue())["attempts"]
     assert [tuple(d) for d in data] == [COLUMNS, COLUMNS]
     assert data[0]["misconceptions"] == ["log2_rank", "linear_gain"]
     assert data[0]["params"] == {"k": 3} and data[1]["params"] is None
     assert data[0]["attempt_id"] == 1 and data[0]["session_id"] == sid
 
 
-def test_export_empty_json_is_an_empty_list(store):
+def test_export_empty_json_has_empty_lists(store):
     buf = io.StringIO()
     assert export(store, "json", buf) == 0
-    assert json.loads(buf.getvalue()) == []
+    data = json.loads(buf.getvalue())
+    assert data["drills_export"] == 1 and data["learner"] is None
+    assert data["attempts"] == data["sessions"] == data["review_cards"] == []
     with pytest.raises(ValueError):
         export(store, "xml", buf)
 
@@ -412,7 +414,9 @@ def _old_history(home: Path, monkeypatch) -> None:
         m.setattr(mig, "MIGRATIONS", [step for step in mig.MIGRATIONS
                                       if step[0] < "003_attempt_difficulty"])
         with Store.open(home) as s:
-            sid = s.start_session("practice", 1, {})
+            sid = s.conn.execute(  # as that drills wrote it: no uid column yet
+                "INSERT INTO sessions(mode, seed, options, started_at) VALUES "
+                "('practice', 1, '{}', '2026-12-01T09:59:00.000000+00:00')").lastrowid
             s.conn.execute("INSERT INTO attempts(session_id, question_id, topic, kind, verdict, "
                            "answered_at) VALUES (?, 'old', 'normalization', 'numeric', "
                            "'correct', '2026-12-01T10:00:00.000000+00:00')", (sid,))
@@ -428,8 +432,9 @@ def test_an_old_history_gains_a_nullable_difficulty(tmp_path, monkeypatch):
         assert rows == [("old", None), ("new", "hard")]
         buf = io.StringIO()
         export(s, "json", buf)
-    assert COLUMNS[-3:] == ("difficulty", "scenario", "step")  # new columns go at the end
-    assert [d["difficulty"] for d in json.loads(buf.getvalue())] == [None, "hard"]
+    assert COLUMNS[15:18] == ("difficulty", "scenario", "step")  # new columns go at the end
+    assert COLUMNS[18:] == ("uid", "session_uid")
+    assert [d["difficulty"] for d in json.loads(buf.getvalue())["attempts"]] == [None, "hard"]
 
 
 def test_an_old_history_that_cannot_be_migrated_is_read_from_a_copy(tmp_path, monkeypatch):
@@ -445,4 +450,5 @@ def test_an_old_history_that_cannot_be_migrated_is_read_from_a_copy(tmp_path, mo
         data = stats(s, NOW)
         assert data["attempts"] == 1 and data["no_difficulty"] == 1
     with sqlite3.connect(home / "drills.db") as raw:  # the file itself is as it was
-        assert mig.pending(raw) == ["003_attempt_difficulty", "004_attempt_scenario"]
+        assert mig.pending(raw) == ["003_attempt_difficulty", "004_attempt_scenario",
+                                    "005_attempt_uid"]

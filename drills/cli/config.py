@@ -18,6 +18,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "display": {"color": "auto", "width": "the terminal's, at most 100",
                 "pager": "$PAGER, else less -R -X -F"},
     "review": {"daily_limit": "no limit"},
+    "profile": {"learner": "the login name"},
 }
 
 
@@ -36,7 +37,8 @@ def config(ctx: click.Context) -> None:
     The file is $DRILLS_HOME/config.toml (see `drills config path`); `drills config init`
     writes a commented starter. A command-line option always wins over the file.
     Tables: [practice] count tolerance feedback topics difficulty; [mock] minutes count
-    per_question feedback; [display] color width pager; [review] daily_limit.
+    per_question feedback; [display] color width pager; [review] daily_limit;
+    [profile] learner (your name in history exports).
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -59,6 +61,8 @@ def config(ctx: click.Context) -> None:
                 line, source = display.color_source(), "default"
             elif value is not None:
                 line, source = _shown(value), "config file"
+            elif table == "profile" and key == "learner":
+                line, source = f"{cfg.learner(settings)} (the login name)", "default"
             else:
                 line, source = DEFAULTS[table][key], "default"
             click.echo(f"  {key:<13} {line}   ({source})")

@@ -82,7 +82,8 @@ def decode_attempt(row: dict[str, Any]) -> dict[str, Any] | None:
 
 def skipped_notice(skipped: dict[str, set[int]]) -> str:
     """'Left out 2 answers and 1 review card with a damaged field (...).'"""
-    names = {"attempts": ("answer", "answers"), "review_cards": ("review card", "review cards")}
+    names = {"attempts": ("answer", "answers"), "review_cards": ("review card", "review cards"),
+             "sessions": ("session", "sessions")}
     parts = []
     for table, rowids in sorted(skipped.items()):
         one, many = names.get(table, (f"{table} row", f"{table} rows"))
