@@ -7,18 +7,26 @@ import importlib
 import importlib.util
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from drills.cli.common import Exit, fail
 from drills.core.safetext import json_text
 
-# subcommand -> "module:attribute"; ``lint`` lives in its own module (imported on use).
+if TYPE_CHECKING:
+    from drills.packs.discovery import PackInfo
+
+# subcommand -> "module:attribute"; ``lint`` and install/update/remove live in their own
+# modules (imported on use).
 PACK_COMMANDS: dict[str, str] = {
     "list": "drills.cli.packs:list_packs",
     "validate": "drills.cli.packs:validate",
     "new": "drills.cli.packs:new",
     "lint": "drills.cli.packs_lint:lint",
+    "install": "drills.cli.packs_install:install",
+    "update": "drills.cli.packs_install:update",
+    "remove": "drills.cli.packs_install:remove",
 }
 
 
@@ -45,11 +53,12 @@ def _exists(target: str) -> bool:
 
 @click.group(cls=LazyPacksGroup)
 def packs() -> None:
-    """List, check and create question packs (YAML files; see docs/packs.md).
+    """List, check, create and install question packs (YAML files; see docs/packs.md).
 
     \b
-    Packs load from: the built-in packs, $DRILLS_HOME/packs, each --pack PATH,
-    then packs installed by other Python packages ("drills.packs" entry points).
+    Packs load from: the built-in packs, $DRILLS_HOME/packs (where `packs install`
+    puts packs from a path or a git URL), each --pack PATH, then packs installed
+    by other Python packages ("drills.packs" entry points).
     """
 
 
@@ -60,6 +69,8 @@ def packs() -> None:
 def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
     """Show every pack drills would load: name, version, source, questions, topics.
 
+    SOURCE: builtin, user, path (--pack), entry-point, or for a pack that
+    `drills packs install` put in $DRILLS_HOME/packs, git:URL or path:FOLDER.
     A broken pack is skipped and named on stderr in one line; run
     `drills packs validate PATH` to see all of its problems.
     """
@@ -69,16 +80,19 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
     check_exist(extra)
 
     catalog = discover(extra)
+    origins = _origins(catalog.packs)
     if as_json:  # json_text: C0, C1 and bidi controls escaped, never sent
         click.echo(json_text({
             "packs": [{"name": p.name, "version": p.version, "source": p.source, "path": p.path,
-                       "questions": p.questions, "topics": list(p.topics), "description": p.description}
+                       "questions": p.questions, "topics": list(p.topics), "description": p.description,
+                       "installed_from": origins.get(p.path)}
                       for p in catalog.packs],
             "errors": [str(e) for e in catalog.errors],
         }, indent=2))
     elif catalog.packs:
         rows = [("NAME", "VERSION", "SOURCE", "QUESTIONS", "TOPICS")]
-        rows += [tuple(shown(c) for c in (p.name, p.version, p.source, str(p.questions), ", ".join(p.topics)))
+        rows += [tuple(shown(c) for c in (p.name, p.version, _source(p.source, origins.get(p.path)),
+                                          str(p.questions), ", ".join(p.topics)))
                  for p in catalog.packs]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
@@ -91,6 +105,32 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
     if not as_json:
         for error in catalog.errors:
             click.echo(str(error), err=True)  # PackError's str shows control characters
+
+
+def _origins(packs: list[PackInfo]) -> dict[str, dict[str, str | None]]:
+    """pack path -> where `drills packs install` got it from, for the user packs it installed."""
+    from drills.paths import packs_dir
+
+    root, manifests, found = packs_dir(), {}, {}
+    for p in packs:
+        try:
+            parts = Path(p.path).relative_to(root).parts if p.source == "user" else ()
+        except ValueError:
+            continue
+        if len(parts) > 1:
+            if parts[0] not in manifests:
+                from drills.packs.install import read_manifest
+
+                manifests[parts[0]] = read_manifest(root / parts[0])
+            if (m := manifests[parts[0]]) is not None:
+                commit = m.get("commit")
+                found[p.path] = {"kind": m["kind"], "source": m["source"],
+                                 "commit": commit if isinstance(commit, str) else None}
+    return found
+
+
+def _source(source: str, origin: dict[str, str | None] | None) -> str:
+    return f"{origin['kind']}:{origin['source']}" if origin else source
 
 
 @click.command()

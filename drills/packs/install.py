@@ -1,0 +1,396 @@
+"""Install packs from a path or a git repository into ``$DRILLS_HOME/packs/NAME/``.
+
+Nothing is installed or replaced before every pack validates; the work is done in a hidden
+folder (discovery skips it) and ends with a rename. git: no shell, the source one argument
+after ``--``, https/ssh/local only, no prompt, a timeout. ``.drills-source.json`` records
+the source; ``update`` and ``remove`` touch only folders that have one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from drills.packs.errors import PackError, shown
+from drills.packs.load import LoadedPack, cross_pack_errors, load_pack, load_paths, pack_files
+from drills.paths import builtin_packs_dir, packs_dir
+
+MANIFEST = ".drills-source.json"
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
+GIT_TIMEOUT = 120.0  # seconds for one git command
+FAILED, USAGE = 1, 2  # drills.cli.common.Exit, without importing click
+ACCEPTED = "https://HOST/PATH, ssh://[USER@]HOST/PATH, USER@HOST:PATH, file:///PATH or a local path"
+# git itself refuses any other transport, also on an https redirect (defence in depth)
+_PROTOCOLS = ("-c", "protocol.allow=never", "-c", "protocol.https.allow=always",
+              "-c", "protocol.ssh.allow=always", "-c", "protocol.file.allow=always")
+_SCP = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:[^\s-]\S*\Z")
+_TMP = ".drills-tmp-"
+_WHY = {"http": "http:// is unencrypted; use https://", "": "git remote helpers (X::...) are refused",
+        "git": "git:// is unauthenticated; use https:// or ssh://"}
+
+
+class InstallError(Exception):
+    """One line for the user; ``code`` 1 (something failed) or 2 (bad input)."""
+    def __init__(self, message: str, code: int = FAILED) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class InvalidPack(InstallError):
+    """The packs have problems (``errors``, as file:line); nothing was installed or changed."""
+    def __init__(self, message: str, errors: list[PackError]) -> None:
+        super().__init__(message, FAILED)
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str  # "git" | "path"
+    location: str  # recorded in the manifest and shown: the URL, or an absolute path
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    folder: Path
+    source: Source
+    commit: str | None
+    packs: int
+    questions: int
+    old_commit: str | None = None
+    changed: bool = True
+
+
+def classify(text: str) -> Source:
+    """What ``text`` is, or an InstallError (exit 2) for anything outside the accepted forms."""
+    def refuse(why: str) -> InstallError:
+        return InstallError(f"refusing {shown(text)!r}: {why}", USAGE)
+
+    if not text or text.startswith("-"):
+        raise refuse("not a path or URL but an option? (for a file named so, write ./ before it)")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+        raise refuse("it contains control characters")
+    scheme = text.split("://", 1)[0] if "://" in text else ""
+    if scheme in ("https", "ssh", "file"):
+        try:
+            parts = urlsplit(text)
+            host, _ = parts.hostname or "", parts.port
+        except ValueError:
+            raise refuse("not a valid URL") from None
+        if any(c.isspace() for c in text):
+            raise refuse("a URL cannot contain whitespace")
+        if scheme == "file" and (parts.netloc not in ("", "localhost") or not parts.path.startswith("/")):
+            raise refuse("write file:///ABSOLUTE/PATH")
+        if scheme != "file" and (not host or host.startswith("-") or not parts.path.strip("/")):
+            raise refuse("the URL needs a host and a path")
+        if parts.password is not None:  # not echoed: the refusal must not print it either
+            raise InstallError("refusing a URL with a password in it (it would be stored and shown): "
+                               "use a git credential helper or an ssh key", USAGE)
+        return Source("git", text)
+    if scheme or "::" in text:
+        raise refuse(_WHY.get(scheme, f"{scheme}:// is not accepted") + f" (accepted: {ACCEPTED})")
+    if _SCP.match(text):
+        return Source("git", text)
+    path = Path(text).expanduser()
+    if os.path.exists(path):
+        repo = path.is_dir() and any(all((path / p).exists() for p in names)  # a work tree or a bare repo
+                                     for names in ((".git",), ("HEAD", "objects", "refs")))
+        return Source("git" if repo else "path", os.path.abspath(path))
+    if ":" in text:
+        raise refuse(f"not an accepted form ({ACCEPTED})")
+    raise InstallError(f"no such file or folder: {shown(text)}", USAGE)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9-]", "-", text.lower())).strip("-")[:64]
+
+
+def _default_name(source: Source) -> str:
+    """The repository's name without .git, or the folder's name, as a valid NAME."""
+    tail = source.location
+    if "://" in tail:
+        tail = urlsplit(tail).path
+    elif _SCP.match(tail):
+        tail = tail.split(":", 1)[1]
+    base = slug(os.path.basename(tail.rstrip("/")).removesuffix(".git"))
+    if not NAME_RE.match(base):
+        raise InstallError(f"cannot make a name from {shown(source.location)!r}: give one with --name", USAGE)
+    return base
+
+
+def _check_name(name: str, builtin: list[LoadedPack]) -> None:
+    if not NAME_RE.match(name):
+        hint = f" (say --name {slug(name)})" if NAME_RE.match(slug(name)) else ""
+        raise InstallError(f"bad name {shown(name)!r}: use a-z, 0-9 and -, starting with a letter or "
+                           f"digit, at most 64 characters{hint}", USAGE)
+    folder = packs_dir() / name
+    if os.path.lexists(folder):
+        how = f"or `drills packs update {name}`" if read_manifest(folder) is not None else "(not made by install)"
+        raise InstallError(f"{name!r} is already taken by {shown(str(folder))}: choose another --name {how}",
+                           USAGE)
+    if any(p.meta is not None and p.meta.name == name for p in builtin):
+        raise InstallError(f"{name!r} is the name of a built-in pack: choose another --name", USAGE)
+
+
+@contextmanager
+def _workspace() -> Iterator[Path]:
+    """A hidden folder inside the packs folder (same file system: the final rename is atomic)."""
+    root = packs_dir()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=_TMP, dir=root))
+    except OSError as exc:
+        raise InstallError(f"cannot write in {shown(str(root))}: {exc.strerror or exc}") from None
+    try:
+        yield work
+    finally:  # the old version after an update, a removed folder, a refused clone
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _fetch(source: Source, work: Path) -> tuple[Path, str | None]:
+    """The source's files in ``work/tree``, and the commit for a git source."""
+    tree = work / "tree"
+    if source.kind == "git":
+        local = source.location.startswith("/")  # --depth is ignored there (with a warning)
+        depth = ["--no-hardlinks"] if local else ["--depth", "1"]
+        _git(["clone", *depth, "--quiet", "--", source.location, str(tree)], "git clone")
+        try:
+            commit: str | None = _git(["-C", str(tree), "rev-parse", "HEAD"], "git rev-parse")
+        except InstallError:  # an empty repository: no commit, no packs (validation says so)
+            commit = None
+        shutil.rmtree(tree / ".git", ignore_errors=True)
+        return tree, commit
+    origin = Path(source.location)  # a folder: only its packs, what discovery would load
+    try:
+        files = [(f, f.relative_to(origin)) for f in pack_files(origin)] if origin.is_dir() \
+            else [(origin, Path(origin.name))]
+        for f, rel in files:
+            (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, tree / rel)  # a new mtime: no stale hit in the pack cache
+        tree.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise InstallError(f"cannot copy {shown(source.location)}: {exc.strerror or exc}") from None
+    return tree, None
+
+
+def _git(args: list[str], what: str) -> str:
+    """Run git (no shell, no prompt, no tty, a timeout); its output, or its last error line."""
+    exe = shutil.which("git")
+    if exe is None:
+        raise InstallError("git is not installed: install it, or install from a local folder of packs")
+    env = {**{k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")},
+           "GIT_TERMINAL_PROMPT": "0"}
+    try:  # a new session: no terminal for ssh to prompt on, and one group to kill
+        proc = subprocess.Popen([exe, *_PROTOCOLS, *args], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                start_new_session=True)
+    except OSError as exc:
+        raise InstallError(f"cannot run git: {exc.strerror or exc}") from None
+    try:
+        out, err = proc.communicate(timeout=GIT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        raise InstallError(f"{what} took longer than {GIT_TIMEOUT:g} s and was stopped "
+                           "(an unreachable host or a slow network?); nothing changed") from None
+    except BaseException:  # Ctrl-C: git is in its own session and would not see it
+        _kill(proc)
+        raise
+    if proc.returncode != 0:
+        lines = [x.strip() for x in err.decode("utf-8", "replace").splitlines() if x.strip()]
+        line = next((x for x in lines if x.startswith(("fatal:", "error:"))), lines[-1] if lines else "")
+        raise InstallError(f"{what} failed: {shown(line or f'exit status {proc.returncode}')}")
+    return out.decode("utf-8", "replace").strip()
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    with suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+
+
+def _check(tree: Path, source: Source, builtin: list[LoadedPack],
+           replacing: Path | None) -> list[LoadedPack]:
+    """The packs in ``tree``; InvalidPack with every problem, shown at the source's own paths."""
+    links = [f for f in pack_files(tree) if f.is_symlink()]  # never followed: refused unread
+    packs, errors = ([], [PackError(str(f), 0, "", "a symbolic link: packs must be plain files")
+                          for f in links]) if links else load_paths([tree])
+    for pack in packs:
+        errors.extend(pack.errors)
+    others = [*builtin, *(p for p in load_paths([packs_dir()])[0]
+                          if replacing is None or not Path(p.path).is_relative_to(replacing))]
+    mine = {p.path for p in packs}
+    errors.extend(e for e in cross_pack_errors([*others, *packs]) if e.path in mine)
+    if errors:  # shown at the files as the author knows them
+        git, prefix = source.kind == "git", str(tree) + os.sep
+        base = source.location if not git and os.path.isdir(source.location) else ""
+
+        def fix(text: str) -> str:
+            return re.sub(re.escape(prefix) + r"([^\s:]+)", lambda m: m.group(1) if git else os.path.join(
+                base, m.group(1)) if base else source.location, source.location if text == str(tree) else text)
+
+        errors = [PackError(fix(e.path), e.line, e.field, fix(e.message)) for e in errors]
+        files = len({e.path for e in errors})
+        raise InvalidPack(f"{len(errors)} problem{'s' * (len(errors) != 1)} in {files} "
+                          f"file{'s' * (files != 1)} of {shown(source.location)}; nothing changed", errors)
+    return packs
+
+
+def _builtin() -> list[LoadedPack]:
+    return load_paths([root])[0] if (root := builtin_packs_dir()) is not None else []
+
+
+def _digest(tree: Path) -> str:  # of the pack files (symbolic links are refused before)
+    h = hashlib.sha256()
+    for f in pack_files(tree):
+        h.update(f.relative_to(tree).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The manifest of an installed folder, or None (absent, unreadable or not what install writes)."""
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(data, dict) and data.get("kind") in ("git", "path") and isinstance(data.get("source"), str)
+    return data if ok else None
+
+
+def _finish(tree: Path, source: Source, commit: str | None, installed_at: Any = None) -> None:
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    manifest = {"source": source.location, "kind": source.kind, "commit": commit,
+                "installed_at": str(installed_at or now), "digest": _digest(tree)}
+    if installed_at:
+        manifest["updated_at"] = now
+    (tree / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+
+
+def install(text: str, name: str | None = None) -> Result:
+    """Validate, then install ``text`` (a path or git URL) as ``$DRILLS_HOME/packs/NAME``."""
+    source, builtin = classify(text), _builtin()
+    if name is None and source.kind == "path" and os.path.isfile(source.location):
+        meta = load_pack(source.location).meta  # one file: named after its pack
+        name = meta.name if meta is not None else Path(source.location).stem
+    name = name if name is not None else _default_name(source)
+    _check_name(name, builtin)
+    with _workspace() as work:
+        tree, commit = _fetch(source, work)
+        packs = _check(tree, source, builtin, None)
+        _finish(tree, source, commit)
+        dest = packs_dir() / name
+        try:
+            os.rename(tree, dest)  # fails if NAME appeared meanwhile
+        except OSError as exc:
+            raise InstallError(f"cannot install into {shown(str(dest))}: {exc.strerror or exc}") from None
+    _forget_cached(dest)
+    return Result(name, dest, source, commit, len(packs), sum(len(p.questions) for p in packs))
+
+
+def installed() -> list[str]:
+    """The names of the folders ``install`` made, sorted."""
+    root = packs_dir()
+    try:
+        names = sorted(e.name for e in os.scandir(root) if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+    return [n for n in names if NAME_RE.match(n) and read_manifest(root / n) is not None]
+
+
+def _installed_folder(name: str) -> tuple[Path, dict[str, Any]]:
+    folder = packs_dir() / name
+    if not NAME_RE.match(name) or not os.path.lexists(folder):
+        have = ", ".join(installed()) or "none"
+        raise InstallError(f"no installed pack {shown(name)!r} (installed: {have})", USAGE)
+    manifest = read_manifest(folder) if folder.is_dir() and not folder.is_symlink() else None
+    if manifest is None:
+        raise InstallError(f"{shown(str(folder))} was not made by `drills packs install` (no {MANIFEST}); "
+                           "drills leaves it alone", USAGE)
+    return folder, manifest
+
+
+def update(name: str) -> Result:
+    """Fetch ``name``'s source again; replace the folder only when every pack validates."""
+    folder, manifest = _installed_folder(name)
+    location = manifest["source"]
+    if manifest["kind"] == "git":
+        try:
+            source = classify(location)  # a hand-edited manifest gets the same checks as a typed URL
+        except InstallError as exc:
+            raise InstallError(f"{name}: {exc}") from None
+        if source.kind != "git":
+            raise InstallError(f"{name}: {shown(location)} is no longer a git repository")
+    else:
+        source = Source("path", location)
+        if not os.path.exists(location):
+            raise InstallError(f"{name}: {shown(location)} no longer exists; nothing changed")
+    old = manifest.get("commit") if isinstance(manifest.get("commit"), str) else None
+    with _workspace() as work:
+        tree, commit = _fetch(source, work)
+        packs = _check(tree, source, _builtin(), folder)
+        count = sum(len(p.questions) for p in packs)
+        if _digest(tree) == manifest.get("digest") and commit == old:
+            return Result(name, folder, source, commit, len(packs), count, old, changed=False)
+        _newer_than(folder, tree)
+        _finish(tree, source, commit, manifest.get("installed_at") or "?")
+        try:  # two renames: the folder is missing for an instant, never half-written
+            os.rename(folder, work / "old")
+            try:
+                os.rename(tree, folder)
+            except OSError:
+                os.rename(work / "old", folder)
+                raise
+        except OSError as exc:
+            raise InstallError(f"cannot replace {shown(str(folder))}: {exc.strerror or exc}") from None
+    _forget_cached(folder)
+    return Result(name, folder, source, commit, len(packs), count, old)
+
+
+def remove(name: str) -> Source:
+    """Delete an installed folder (only one ``install`` made); what it was installed from."""
+    folder, manifest = _installed_folder(name)
+    with _workspace() as work:
+        try:
+            os.rename(folder, work / "gone")  # out of discovery's sight at once; deleted on exit
+        except OSError as exc:
+            raise InstallError(f"cannot remove {shown(str(folder))}: {exc.strerror or exc}") from None
+    _forget_cached(folder)
+    return Source(manifest["kind"], manifest["source"])
+
+
+def _newer_than(old: Path, new: Path) -> None:
+    """The pack cache keys on path, size and mtime: a replacement must not match all three."""
+    for f in pack_files(new):
+        try:
+            before, after = (old / f.relative_to(new)).stat(), f.stat()
+        except OSError:
+            continue
+        if before.st_size == after.st_size and after.st_mtime_ns <= before.st_mtime_ns:
+            os.utime(f, ns=(after.st_atime_ns, before.st_mtime_ns + 2_000_000_000))
+
+
+def _forget_cached(folder: Path) -> None:
+    """Drop the pack cache's entries for files under ``folder`` (a reinstall starts fresh)."""
+    from drills.packs.cache import PackCache, default_path
+
+    path = default_path()
+    if path is None or not path.is_file():
+        return
+    cache = PackCache(path)
+    prefix = str(folder.resolve()) + os.sep
+    kept = {k: v for k, v in cache.entries.items() if not k.startswith(prefix)}
+    if len(kept) != len(cache.entries):
+        cache.used, cache.dirty = kept, True
+        cache.save()
