@@ -24,7 +24,7 @@ _DESCRIPTOR = re.compile(r"/dev/(stdin|stdout|stderr|fd/\d+)|/proc/(self|thread-
 
 @click.group()
 def history() -> None:
-    """Your sessions and answers (stored under DRILLS_HOME): list, show, export."""
+    """Your sessions and answers (stored under DRILLS_HOME): list, show, export, import."""
 
 
 @history.command("export")
@@ -39,19 +39,72 @@ def export_cmd(fmt: str, output: str | None) -> None:
     Columns: attempt_id, session_id, answered_at, question_id, topic, kind,
     generator, verdict, given, expected, expected_value, misconceptions, seconds,
     self_grade, params, difficulty, scenario, step (a scenario's id and the step's
-    number, for its steps). In CSV, misconceptions are ';'-joined and params is a
-    JSON string; in JSON they are a list and an object. See docs/history.md.
+    number, for its steps), uid, session_uid (stable ids across machines). In CSV,
+    misconceptions are ';'-joined and params is a JSON string; in JSON they are a list
+    and an object. The JSON export is one object: {"drills_export": 1, "learner",
+    "exported_at", "attempts": [...], "sessions": [...], "review_cards": [...]}, what
+    `drills history import` and `drills stats --from` read. See docs/history.md.
     """
     from drills.store.export import export
 
     if output is not None:
         check_output(output)
+    learner = _learner() if fmt == "json" else None
     with history_store(readonly=True) as store:
         if output is None:
-            export(store, fmt, sys.stdout)
+            export(store, fmt, sys.stdout, learner)
             return
-        n = write_export(store, fmt, output)
+        n = write_export(store, fmt, output, learner)
         click.echo(f"Exported {n} answer{'' if n == 1 else 's'} to {output}", err=True)
+
+
+@history.command("import")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=True, path_type=str))
+def import_cmd(files: tuple[str, ...]) -> None:
+    """Merge another machine's JSON export into your history.
+
+    \b
+    Answers already here (the same uid) are skipped; sessions are matched by their
+    uid (created when missing); review cards by item: the later review wins.
+    Importing a file twice adds nothing. Each file is merged in one transaction.
+    A file that is not a drills export is refused before anything is written;
+    a damaged row is skipped and counted. See docs/history.md.
+    """
+    from drills.store.exchange import ExportError, read_export
+    from drills.store.merge import merge
+
+    try:
+        exports = [read_export(name) for name in files]
+    except ExportError as exc:
+        fail(str(exc))
+    with history_store() as store:
+        for data in exports:
+            click.echo(import_line(data.path, merge(store, data)))
+
+
+def import_line(name: str, done: Any) -> str:
+    """'Imported from FILE: 37 attempts (12 already present), 3 sessions, 8 review cards
+    updated; 1 damaged row skipped'."""
+    from drills.core.safetext import plural, visible
+
+    line = (f"Imported from {visible(name)}: {plural(done.attempts, 'attempt')} "
+            f"({done.present:,} already present), {plural(done.sessions, 'session')}")
+    if done.sessions_updated:
+        line += f" ({done.sessions_updated:,} updated)"
+    line += f", {plural(done.cards, 'review card')} updated"
+    if done.damaged:
+        line += f"; {plural(done.damaged, 'damaged row')} skipped"
+    return line
+
+
+def _learner() -> str:
+    """``[profile] learner`` from the config file in force, else the login name."""
+    from drills import config as cfg
+
+    ctx = click.get_current_context(silent=True)
+    settings = ctx.find_root().meta.get("drills.settings") if ctx is not None else None
+    return cfg.learner(settings if settings is not None else cfg.Settings())
 
 
 @history.command("list")
@@ -137,7 +190,7 @@ def check_output(output: str) -> None:
         fail(f"--output {output} is a folder; give a file name")
 
 
-def write_export(store: Store, fmt: str, output: str) -> int:
+def write_export(store: Store, fmt: str, output: str, learner: str | None = None) -> int:
     """Export to the file ``output``; any failure is one line and exit 1.
 
     A regular file (or a new one) is written beside its real target, through symlinks,
@@ -156,23 +209,24 @@ def write_export(store: Store, fmt: str, output: str) -> int:
     if st is not None and stat.S_ISDIR(st.st_mode):
         _cannot_write(output, OSError(errno.EISDIR, os.strerror(errno.EISDIR)))
     if st is not None and (not stat.S_ISREG(st.st_mode) or _DESCRIPTOR.fullmatch(os.path.abspath(output))):
-        return _export_in_place(store, fmt, output)
+        return _export_in_place(store, fmt, output, learner)
     if st is not None and not os.access(output, os.W_OK):  # a rename would get past a read-only file
         _cannot_write(output, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
-    return _export_replacing(store, fmt, output, st)
+    return _export_replacing(store, fmt, output, st, learner)
 
 
-def _export_in_place(store: Store, fmt: str, output: str) -> int:
+def _export_in_place(store: Store, fmt: str, output: str, learner: str | None) -> int:
     from drills.store.export import export
 
     try:
         with open(output, "w", encoding="utf-8", newline="") as out:
-            return export(store, fmt, out)
+            return export(store, fmt, out, learner)
     except OSError as exc:  # ENOSPC on /dev/full comes from the final flush
         _cannot_write(output, exc)
 
 
-def _export_replacing(store: Store, fmt: str, output: str, old: os.stat_result | None) -> int:
+def _export_replacing(store: Store, fmt: str, output: str, old: os.stat_result | None,
+                      learner: str | None) -> int:
     from drills.store.export import export
 
     real = os.path.realpath(output)
@@ -184,7 +238,7 @@ def _export_replacing(store: Store, fmt: str, output: str, old: os.stat_result |
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             if old is not None:  # the data goes in under the owner and mode it will keep
                 _keep_owner_and_mode(fd, old)
-            n = export(store, fmt, out)
+            n = export(store, fmt, out, learner)
         os.replace(tmp, real)
     except OSError as exc:
         _unlink(tmp)

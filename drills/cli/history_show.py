@@ -38,7 +38,10 @@ def _seed(session: dict[str, Any]) -> str:
 def _state(session: dict[str, Any]) -> str:
     if session["recovered"]:
         return "recovered"
-    return "not ended" if session["ended_at"] is None else ""
+    state = "not ended" if session["ended_at"] is None else ""
+    if session.get("imported"):
+        state = f"imported, {state}" if state else "imported"
+    return state
 
 
 def list_lines(sessions: list[dict[str, Any]], total: int, style: Style) -> list[str]:

@@ -70,7 +70,7 @@ class Unfinished:
 
 def last_unfinished(store: Any) -> Unfinished | None:
     """The newest practice session that was quit or cut off before its last question,
-    unless a later session already resumed it. ``answered`` counts answers (a scenario's
+    unless a later session already resumed it (never one imported from another machine). ``answered`` counts answers (a scenario's
     steps each one: ``_resume`` maps them onto the plan); whether any question is left is
     counted in planned items, a scenario's steps being one (``items_answered``)."""
     from drills.store.sessions import items_answered
@@ -78,7 +78,9 @@ def last_unfinished(store: Any) -> Unfinished | None:
     def read() -> Unfinished | None:
         rows = store.conn.execute(
             "SELECT s.id, s.seed, s.options, s.ended_at, s.report "
-            "FROM sessions s WHERE s.mode = 'practice' ORDER BY s.id DESC LIMIT 50").fetchall()
+            "FROM sessions s WHERE s.mode = 'practice' AND (CASE WHEN json_valid(s.options) "
+            "THEN json_extract(s.options, '$.imported') END) IS NULL "  # not another machine's
+            "ORDER BY s.id DESC LIMIT 50").fetchall()
         resumed = set()
         for sid, seed, options, ended, report in rows:
             try:

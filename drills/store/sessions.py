@@ -36,7 +36,8 @@ def _session(row: tuple[Any, ...]) -> dict[str, Any]:
     sid, mode, seed, options, started, ended, score, total, answered, correct = row
     return {"id": sid, "mode": mode, "seed": seed, "started_at": started, "ended_at": ended,
             "answered": int(answered or 0), "correct": int(correct or 0),
-            "score": score, "total": total, "recovered": bool(_object(options).get("recovered"))}
+            "score": score, "total": total, "recovered": bool(_object(options).get("recovered")),
+            "imported": _object(options).get("imported") is True}
 
 
 _SELECT = f"""SELECT s.id, s.mode, s.seed, s.options, s.started_at, s.ended_at, s.score, s.total,
@@ -51,8 +52,8 @@ def list_sessions(store: Store, limit: int | None = 20) -> tuple[list[dict[str, 
 
     Each: ``id, mode, seed, started_at, ended_at`` (UTC text; ``ended_at`` None when the
     session never ended), ``answered, correct`` (counted from its answers), ``score,
-    total`` (as the session recorded them at its end) and ``recovered`` (a stand-in for a
-    session row lost to damage).
+    total`` (as the session recorded them at its end), ``recovered`` (a stand-in for a
+    session row lost to damage) and ``imported`` (merged from another machine's export).
     """
     (count,) = store.conn.execute("SELECT count(*) FROM sessions").fetchone()
     sql = _SELECT + " ORDER BY s.id DESC"

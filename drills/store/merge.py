@@ -1,0 +1,167 @@
+"""Merging another machine's export into the history: ``drills history import``.
+
+One BEGIN IMMEDIATE transaction per file (``Store._transact``), so a file is merged whole
+or not at all, and a quiz running in another terminal only waits. The rules:
+
+- an answer is identified by its ``uid``: one already here is skipped, never changed;
+- a session by its ``uid``: one not here is created (marked ``"imported": true`` in its
+  options, so ``drills practice --resume`` never offers another machine's session) and its
+  answers are attached to its local id; one here that never ended takes the end, score
+  and report the file has for it;
+- a review card by its ``item_key``: the later review state wins (``updated_at``, the time
+  of its last review; then more reviews; then the card text, so both sides of a two-way
+  merge agree), stored as the JSON fsrs wrote. Imported answers do not review cards.
+
+A damaged row (see drills.store.exchange) is skipped and counted; an answer whose session
+is neither in the file nor here counts as damaged too. Importing the same file again adds
+nothing, and A's export into B plus B's into A leaves both with the same answers.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from drills.store.attempt import Attempt, attempt_from_row
+from drills.store.exchange import Export, check_card, check_session, timestamp
+
+if TYPE_CHECKING:
+    from drills.store.history import Store
+
+
+@dataclass
+class Merged:
+    """What merging one file did."""
+
+    attempts: int = 0  # answers added
+    present: int = 0  # answers already in the history (same uid)
+    sessions: int = 0  # sessions created
+    sessions_updated: int = 0  # sessions here that took the file's end
+    cards: int = 0  # review cards added or replaced by a later state
+    damaged: int = 0  # rows skipped: damaged, or an answer without its session
+
+
+@dataclass
+class _Checked:
+    attempts: list[tuple[str, Attempt]]  # (session uid, attempt), oldest first
+    sessions: dict[str, dict[str, Any]]
+    cards: list[dict[str, Any]]
+    damaged: int
+
+
+def check(export: Export) -> _Checked:
+    """Every row of ``export`` checked; the damaged ones only counted."""
+    damaged = 0
+    sessions: dict[str, dict[str, Any]] = {}
+    for row in export.sessions:
+        try:
+            session = check_session(row)
+        except ValueError:
+            damaged += 1
+            continue
+        sessions.setdefault(session["uid"], session)
+    attempts: list[tuple[str, Attempt]] = []
+    for row in export.attempts:
+        try:
+            when = timestamp(row.get("answered_at") if isinstance(row, dict) else None,
+                             "answered_at")
+            attempt = attempt_from_row(row, when)
+            session_uid = row.get("session_uid")
+            if not isinstance(session_uid, str):
+                raise ValueError("session_uid must be text")
+        except ValueError:
+            damaged += 1
+            continue
+        attempts.append((session_uid, attempt))
+    attempts.sort(key=lambda pair: pair[1].answered_at)  # type: ignore[arg-type,return-value]
+    cards: list[dict[str, Any]] = []
+    for row in export.review_cards:
+        try:
+            cards.append(check_card(row))
+        except ValueError:
+            damaged += 1
+    return _Checked(attempts, sessions, cards, damaged)
+
+
+def merge(store: Store, export: Export) -> Merged:
+    """Merge ``export`` into ``store`` in one transaction; returns what it added."""
+    from drills.store.history import _INSERT, _row
+
+    checked = check(export)
+
+    def body(conn: sqlite3.Connection) -> Merged:
+        done = Merged(damaged=checked.damaged)
+        local: dict[str, int] = {}
+        for uid in sorted(checked.sessions, key=lambda u: checked.sessions[u]["started_at"]):
+            local[uid] = _session(conn, checked.sessions[uid], done)
+        for session_uid, attempt in checked.attempts:
+            if conn.execute("SELECT 1 FROM attempts WHERE uid = ?", (attempt.uid,)).fetchone():
+                done.present += 1
+                continue
+            sid = local.get(session_uid)
+            if sid is None:
+                row = conn.execute("SELECT id FROM sessions WHERE uid = ?",
+                                   (session_uid,)).fetchone()
+                if row is None:
+                    done.damaged += 1
+                    continue
+                sid = local[session_uid] = int(row[0])
+            conn.execute(_INSERT, _row(sid, attempt))
+            done.attempts += 1
+        for card in checked.cards:
+            done.cards += _card(conn, card)
+        return done
+
+    return store._transact(body)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+
+
+def _session(conn: sqlite3.Connection, s: dict[str, Any], done: Merged) -> int:
+    """The local id of session ``s``: created when it is not here; one here that never
+    ended takes the file's end."""
+    row = conn.execute("SELECT id, ended_at FROM sessions WHERE uid = ?", (s["uid"],)).fetchone()
+    report = None if s["report"] is None else _json(s["report"])
+    if row is not None:
+        if row[1] is None and s["ended_at"] is not None:
+            conn.execute("UPDATE sessions SET ended_at = ?, score = ?, total = ?, report = ? "
+                         "WHERE id = ?", (s["ended_at"], s["score"], s["total"], report, row[0]))
+            done.sessions_updated += 1
+        return int(row[0])
+    options = {**s["options"], "imported": True}
+    cur = conn.execute(
+        "INSERT INTO sessions(mode, seed, options, started_at, ended_at, score, total, report, "
+        "uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (s["mode"], s["seed"], _json(options), s["started_at"], s["ended_at"], s["score"],
+         s["total"], report, s["uid"]))
+    done.sessions += 1
+    return int(cur.lastrowid or 0)
+
+
+def _card(conn: sqlite3.Connection, card: dict[str, Any]) -> int:
+    """Store ``card`` when it is new here or its review state is later; 1 if it was."""
+    row = conn.execute("SELECT updated_at, reviews, card FROM review_cards WHERE item_key = ?",
+                       (card["item_key"],)).fetchone()
+    theirs = (card["updated_at"], card["reviews"], card["card"])
+    if row is not None and not theirs > _comparable(row):
+        return 0
+    conn.execute(
+        """INSERT INTO review_cards(item_key, card, due, reviews, updated_at)
+           VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(item_key) DO UPDATE SET card = excluded.card, due = excluded.due,
+               reviews = excluded.reviews, updated_at = excluded.updated_at""",
+        (card["item_key"], card["card"], card["due"], card["reviews"], card["updated_at"]))
+    return 1
+
+
+def _comparable(row: tuple[Any, ...]) -> tuple[str, int, str]:
+    """A stored card's (updated_at, reviews, card) with damaged values lowest, so any
+    sound incoming state replaces a damaged one."""
+    updated, reviews, text = row
+    return (updated if isinstance(updated, str) else "",
+            reviews if isinstance(reviews, int) and not isinstance(reviews, bool) else -1,
+            text if isinstance(text, str) else "")
