@@ -7,13 +7,14 @@ under a second on a 100,000-answer history.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
 import click
 
-from drills.cli.common import echo_paged, history_store
+from drills.cli.common import echo_paged, fail, history_store
 from drills.core.safetext import json_text, visible
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -22,6 +23,7 @@ ACTIVITY_SPARKS = "▁▂▃▄▅▆▇█"
 ACTIVITY_ASCII = ":-=+*#%@"
 BAR_WIDTH = 20
 LABEL_WIDTH = 20
+REPORT_WIDTH = 60  # the text report fits this (a topic name over LABEL_WIDTH widens its row)
 GOOD, FAIR = 0.8, 0.5  # accuracy shown green from GOOD, yellow from FAIR, red below
 
 Paint = Callable[..., str]
@@ -170,8 +172,10 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
         for m in nxt["misconceptions"][:3]:
             where = visible(", ".join(m["topics"][:3]))
             fix = titles.get(m["id"], visible(m["id"]))
-            lines.append(f"  - avoid {fix} ({m['count']}x" + (f", in {where})" if where else ")"))
-    rv = data["review"]
+            line = f"  - avoid {fix} ({m['count']}x" + (f", in {where})" if where else ")")
+            lines += textwrap.wrap(line, REPORT_WIDTH, subsequent_indent="    ",
+                                   break_on_hyphens=False) or [line]
+    rv = data.get("review") or {"cards": 0}  # stats --from has none: schedules are per machine
     if rv["cards"]:
         lines.append("")
         if rv["due"]:
@@ -185,8 +189,27 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def stats(as_json: bool) -> None:
-    """Show your progress: accuracy by topic and kind, trend, streaks, slips to practise."""
+@click.option("--from", "sources", metavar="EXPORT.json", multiple=True,
+              type=click.Path(dir_okay=True, path_type=str),
+              help="Read these history exports (drills history export --format json) "
+                   "instead of your history; repeat for several.")
+@click.option("--by", "by", type=click.Choice(["learner"]), default=None,
+              help="With --from: one row per learner (the name each export carries).")
+def stats(as_json: bool, sources: tuple[str, ...], by: str | None) -> None:
+    """Show your progress: accuracy by topic and kind, trend, streaks, slips to practise.
+
+    \b
+    With --from, the report is over the exports given (an instructor's class report:
+    add --by learner for one row per learner, with accuracy by topic and the most
+    frequent slips); your own history is not opened.
+    """
+    if by is not None and not sources:
+        fail("--by learner reads exports: give them with --from EXPORT.json")
+    if sources:
+        from drills.cli.stats_class import report_from
+
+        report_from(list(sources), by, as_json)
+        return
     from drills.store.stats import stats as compute
 
     now = datetime.now(timezone.utc)
