@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "completion": "drills.cli.complete:completion",
     "docs": "drills.cli.docs:docs",
     "code": "drills.cli.coding:code",
+    "export": "drills.cli.export:export",
 }
 
 
@@ -38,6 +39,7 @@ SHORT_HELP: dict[str, str] = {
     "completion": "Print a shell completion script (bash, zsh, fish).",
     "config": "Show the settings in force; config path, config init.",
     "docs": "Read the documentation in the terminal.",
+    "export": "Export the question packs as an Anki deck.",
     "generate": "Print a worksheet with an answer key.",
     "history": "List, show and export your past sessions.",
     "mock": "A timed mock interview with a report card.",
