@@ -271,7 +271,8 @@ def _what_costs():
     b = at("scn-binarise", "binary")
     assert ndcg_of(b) < 1
     assert ndcg_of(b, swapped(b["relevance"], 4, 5)) == pytest.approx(1)  # fixing ranks 4-5 is enough
-    assert ndcg_of(b, swapped(b["relevance"], 1, 3)) == ndcg_of(b)  # the grade-3's place costs nothing
+    # rank 3 is not where it falls short: binarised, the run's and the ideal's rank 3 are both relevant
+    assert b["relevance"][2] == 1 and sorted(b["judged"], reverse=True)[2] == 1
     fewer_zeros = list(b["judged"])
     fewer_zeros.remove(0)
     assert ref.idcg(b["relevance"], fewer_zeros, 5) == ref.idcg(b["relevance"], b["judged"], 5)
@@ -303,6 +304,11 @@ def _largest_pair():
 
 def _equal_labels():
     assert _delta("scn-lambdarank-pairs", 2, 5) == 0
+    # the distractor's number is the right discount difference for ranks 2 and 5, and not 0:
+    # it is wrong only because the gain difference multiplies it
+    texts = [o["text"] for o in steps_of("scn-lambdarank-pairs")["equal_labels"]["options"]]
+    assert any("1/log2(3) - 1/log2(6), the difference of their discounts" in t for t in texts)
+    assert 1 / L2(1 + 2) - 1 / L2(1 + 5) > 0
     return "None: equal labels form no pair"
 
 
@@ -530,13 +536,44 @@ def test_claims_in_the_explanations():
     assert grow_dcg > grow_idcg and ndcg_of(s5) > ndcg_of(s3)
     weak = dict(s5, relevance=[*s5["relevance"][:3], 0, 0])  # nothing relevant at ranks 4 and 5
     assert ndcg_of(weak) < ndcg_of(s3)
-    # scn-gain-exp-vs-linear: the grade-4 item at rank 3 is more than half of DCG@4
-    s = at("scn-gain-exp-vs-linear", "dcg")
-    assert 15 / 2 > value(s, "dcg") / 2
+    # scn-gain-exp-vs-linear (which_higher): the grade-4 item's gain is more than half of
+    # IDCG@4, and rank 3's discount halves it
+    s = at("scn-gain-exp-vs-linear", "idcg")
+    assert 15 > value(s, "idcg") / 2 and L2(3 + 1) == 2
+    # the run differs from the ideal at ranks 1-3 and agrees at rank 4
+    ideal = sorted(s["judged"], reverse=True)[:4]
+    assert [a == b for a, b in zip(s["relevance"], ideal, strict=True)] == [False, False, False, True]
+    # a linear DCG@4 over the exponential IDCG@4 is not the linear NDCG@4
+    lin = at("scn-gain-exp-vs-linear", "linear")
+    assert not math.isclose(value(lin, "dcg") / value(s, "idcg"), ndcg_of(lin), rel_tol=1e-3)
     # scn-unjudged: rank 5 keeps under 40% of a gain
     assert 1 / L2(6) < 0.4
-    # scn-err-cascade: the rank-3 term is most of ERR
-    assert (1 / 3) * (7 / 8) * (7 / 8) > value(at("scn-err-cascade", "err"), "err") / 2
+    # scn-err-cascade: leaving out the probability of getting that far overstates ERR; the
+    # swap of ranks 2 and 3 leaves rank 5's term alone
+    stop = {0: 0, 1: 1 / 8, 2: 3 / 8, 3: 7 / 8}
+    before, after = at("scn-err-cascade", "err")["relevance"], at("scn-err-cascade", "err_swap")["relevance"]
+    no_product = sum(stop[g] / r for r, g in enumerate(before, start=1))
+    assert no_product > value(at("scn-err-cascade", "err"), "err")
+
+    def term5(grades):
+        reach = math.prod(1 - stop[g] for g in grades[:4])
+        return reach * stop[grades[4]] / 5
+
+    assert term5(before) == term5(after) > 0
+    # scn-ndcg-vs-rr: the swap's change in closed form
+    b, a = at("scn-ndcg-vs-rr", "ndcg"), at("scn-ndcg-vs-rr", "swapped")
+    assert math.isclose(ndcg_of(a) - ndcg_of(b), (7 - 1) * (1 / L2(3) - 1 / L2(5)) / value(b, "idcg"), rel_tol=1e-12)
+    # scn-binarise: binarising the ranking only, over the graded IDCG, gives a far lower number
+    bb, graded = at("scn-binarise", "binary"), at("scn-binarise", "graded")
+    assert value(bb, "dcg") / value(graded, "idcg") < ndcg_of(bb) / 2
+    # scn-normalise-queries: an ideal from the four returned documents gives B query A's NDCG@4
+    qa, qb = at("scn-normalise-queries", "ndcg"), at("scn-normalise-queries", "query_b")
+    assert ref.ndcg(qb["relevance"], None, 4) == ndcg_of(qa)
+    # scn-choose-k: IDCG@6 is IDCG@3 (the pool has three relevant documents)
+    c3, c6 = at("scn-choose-k", "ndcg3"), at("scn-choose-k", "ndcg6")
+    assert value(c6, "idcg") == value(c3, "idcg") and sum(g > 0 for g in c3["relevance"]) == 3
+    # the run's own top 3 sorted would be a different (weaker) ideal
+    assert ref.idcg(c3["relevance"][:3], None, 3) < value(c3, "idcg")
     # scn-lambdarank-pairs: gain differences 14 (ranks 1, 3) and 12 (ranks 3, 4)
     assert (2**4 - 1) - (2**1 - 1) == 14 and (2**4 - 1) - (2**2 - 1) == 12
     # scn-binarise: one swap recovers most of what graded NDCG took away
