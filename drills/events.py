@@ -67,10 +67,12 @@ class Summary:
     records: tuple[Record, ...]
     deferred: bool
     quit_early: bool
+    planned: int = 0  # questions planned (a scenario one, however many steps; 0: as ``total``)
+    planned_asked: int = 0  # of those, how many were asked (a scenario cut short counts)
 
 
 def summarize(options: Options, records: Sequence[Record], total: int, score: int, best_streak: int,
-              deferred: bool, quit_early: bool) -> Summary:
+              deferred: bool, quit_early: bool, planned: int = 0) -> Summary:
     """The Summary of a session's ``records``: counts, by topic, slips, what to review next."""
     from drills.core.scenario import RIGHT
 
@@ -85,7 +87,8 @@ def summarize(options: Options, records: Sequence[Record], total: int, score: in
     review = tuple(t for _, t in weak) + tuple(f"misconception {m}" for m, _ in hits.most_common(3))
     return Summary(options.mode, options.seed, len(records), total, score, best_streak, dict(counts),
                    {k: (v[0], v[1]) for k, v in topics.items()}, dict(hits), review,
-                   tuple(records), deferred, quit_early)
+                   tuple(records), deferred, quit_early, planned or total,
+                   len({r.item if r.item >= 0 else r.index for r in records}))
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,7 @@ class Session(Steps):
         self._hints = 0
         self._shown_at = 0.0
         self._item_at = 0.0  # when the current planned item (a scenario's first step) was shown
+        self._waited_from = 0.0  # when the feedback of a miss began to wait for Enter
         self._limit: float | None = None
         self._started = clock()
         self._pending: Revealed | None = None  # concept answer revealed, awaiting a self-grade
@@ -199,6 +200,8 @@ class Session(Steps):
         if not self._waiting:
             return []
         self._waiting = False
+        if self._next() == "step":  # reading the feedback does not use up the scenario's time
+            self._item_at += self.clock() - self._waited_from
         return [self._show()]
 
     def _while_waiting(self, text: str) -> list[Event]:
@@ -289,7 +292,7 @@ class Session(Steps):
         self._pending = None
         q = self.items[self.index]
         rec = self._record("timeout", typed.strip(), **answer_for(q))
-        rec.seconds = rec.limit if rec.limit is not None else rec.seconds
+        rec.seconds = round(rec.limit, 3) if rec.limit is not None else rec.seconds
         if q.kind == "numeric" and typed.strip():  # typed but not sent: what it would have scored
             from drills.core.checking import check
 
@@ -372,10 +375,10 @@ class Session(Steps):
         if self.index >= len(self.items):
             return self.quit(early=False)
         if wait and self.options.pause and not self.deferred:
-            self._waiting = True
+            self._waiting, self._waited_from = True, self.clock()
             return [Waiting(self._next())]
         return [self._show()]
 
     def summary(self) -> Summary:
         return summarize(self.options, self.records, len(self.items), self.score, self.best_streak,
-                         self.deferred, self.quit_early)
+                         self.deferred, self.quit_early, len(self.planned))

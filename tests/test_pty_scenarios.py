@@ -80,7 +80,7 @@ def test_a_scenario_in_practice(pack, drills_home, tmp_path):
     t.expect("grade>")
     t.send("good\r")
     t.expect("Session over.")
-    t.expect("Score: 3/4 correct (1 consistent, 1 wrong)")
+    t.expect("Score: 3/4 answers correct (1 consistent, 1 wrong)")
     t.expect("Retry the 1 question you missed?")
     t.send("n\r")
     assert t.close() == 0

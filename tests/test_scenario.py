@@ -65,3 +65,39 @@ def test_changes_apply_one_thing():
     assert swapped.relevance == (2, 0, 3, 1) and swapped.swap is None
     with pytest.raises(ScenarioError, match="unknown change"):
         changed(PROBLEM, {"depth": 3})
+
+
+def test_a_division_of_two_accepted_but_rounded_numbers_is_right():
+    """Each within its tolerance, their errors add up past NDCG's: the division is still right."""
+    dcg, idcg = ref.dcg(RANKED, K) * 0.996, ref.idcg(RANKED, POOL, K) * 1.004  # both accepted
+    learner = {"dcg": dcg, "idcg": idcg}
+    assert grade_step(DCG, f"{dcg:.6f}", PROBLEM, {}, {}).verdict == "correct"
+    assert grade_step(IDCG, f"{idcg:.6f}", PROBLEM, {}, {}).verdict == "correct"
+    three = grade_step(NDCG, f"{dcg / idcg:.6f}", PROBLEM, learner, {})
+    assert three.verdict == "correct" and "follows from your DCG" in three.message
+
+
+def test_an_impossible_value_is_never_consistent():
+    """A DCG above the IDCG divides to an NDCG above 1: told why, not forgiven."""
+    dcg, idcg = 2 * ref.idcg(RANKED, POOL, K), ref.idcg(RANKED, POOL, K)
+    three = grade_step(NDCG, f"{dcg / idcg:.4f}", PROBLEM, {"dcg": dcg, "idcg": idcg}, {"dcg": 1})
+    assert three.verdict == "wrong" and not three.inherited
+    assert "NDCG lies between 0 and 1: one of those numbers is wrong" in three.message
+    negative = grade_step(NDCG, f"{-dcg / idcg:.4f}", PROBLEM, {"dcg": -dcg, "idcg": idcg}, {"dcg": 1})
+    assert negative.verdict == "wrong"
+
+
+def test_binarising_resets_the_threshold():
+    """Grades 0/1 after binarising: a threshold of 2 would make every document non-relevant."""
+    graded = Problem((3, 0, 2, 1), None, 3, threshold=2)
+    binary = changed(graded, {"binarise": True}, "rr")
+    assert binary.relevance == (1, 0, 1, 0) and binary.threshold == 1
+
+
+def test_a_step_that_uses_dcg_may_change_the_pool():
+    """DCG reads the ranking only: an NDCG over another judged pool may use it."""
+    from drills.core.scenario import _same
+
+    assert _same(PROBLEM, changed(PROBLEM, {"judged": [3, 3, 2, 2, 1, 0]}), "dcg")
+    assert not _same(PROBLEM, changed(PROBLEM, {"judged": [3, 3, 2, 2, 1, 0]}), "idcg")
+    assert _same(PROBLEM, changed(PROBLEM, {"swap": [1, 2]}, "ndcg"), "idcg")  # same ideal

@@ -203,7 +203,7 @@ def _pack(steps: str, head: str = "problem: {relevance: [3, 0, 2, 1], k: 3}") ->
     ("""\
      - {name: dcg, kind: numeric, metric: dcg, prompt: DCG@3?}
      - {name: rr, kind: numeric, metric: rr, uses: [dcg], prompt: RR?}
-     """, "only these metrics are recomputed from a learner's earlier numbers: ndcg (from dcg, idcg)"),
+     """, "but metric rr is not recomputed from a learner's earlier numbers; these are: ndcg (from dcg, idcg)"),
     ("""\
      - {name: dcg, kind: numeric, metric: dcg, prompt: DCG@3?, change: {k: 1}}
      - {name: ndcg, kind: numeric, metric: ndcg, uses: [dcg], prompt: NDCG@3?}
@@ -306,3 +306,59 @@ def test_resume_asks_a_scenario_cut_short_again_from_its_first_step(pack):
     assert again.exit_code == 0, again.output
     assert "Resuming session 1 (seed 3) at question 1 of 1" in again.output
     assert "Question 1/1 · step 1/5" in again.output
+
+
+def test_reading_the_feedback_between_steps_does_not_use_the_scenarios_time(pack):
+    now = [0.0]
+    s = session(pack, "chain-1", seconds=10, pause=True)
+    s.clock = lambda: now[0]
+    s.start()
+    now[0] = 5.0
+    s.submit("4")  # a miss: the feedback waits for Enter
+    assert s.waiting
+    now[0] = 65.0  # a minute reading the worked solution
+    s.go_on()
+    assert s.remaining() == pytest.approx(45.0)  # 50 s for the scenario, 5 s used answering
+
+
+def test_the_summary_counts_questions_not_steps(pack):
+    s = session(pack, "chain-1", "plain-1")
+    s.start()
+    s.submit(str(ref.dcg(RANKED, K)))
+    s.quit()
+    summary = s.summary()
+    assert (summary.planned, summary.planned_asked) == (2, 1)
+    text = render(_finished(s), Style(width=80))
+    assert "Score: 1/1 answers correct" in text and "Answered 1 of 2 questions." in text
+
+
+def test_a_drawn_problem_a_steps_change_does_not_suit_is_an_error_at_the_step(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(textwrap.dedent("""\
+        pack: {name: bad, version: "1"}
+        questions:
+          - id: bad-1
+            topic: t
+            kind: scenario
+            prompt: a drawn ranking
+            hints: []
+            generator: ndcg-chain
+            steps:
+              - {name: dcg, kind: numeric, metric: dcg, prompt: DCG?}
+              - {name: ndcg, kind: numeric, metric: ndcg, prompt: NDCG?, change: {judged: [0, 0]}}
+        """), encoding="utf-8")
+    (error,) = load_pack(path).errors
+    assert error.line == 11 and "step 'ndcg' (ndcg)" in error.message and "seed 0" in error.message
+
+
+def test_lint_finds_a_later_steps_exact_form_and_a_code_example_value(tmp_path):
+    from drills.core.leaks import leak_errors
+
+    path = tmp_path / "leak.yaml"
+    path.write_text(PACK.replace("        prompt: Compute DCG@3.",
+                                 "        prompt: Compute DCG@3.\n"
+                                 "        explanation: Next, IDCG = 17/2 + 3/log2(3)."), encoding="utf-8")
+    qs = load_pack(path).questions
+    errors = leak_errors(qs)
+    assert any("states 17/2 + 3/log2(3) (in its explanation), the exact answer of chain-1#2" in e
+               for e in errors), errors

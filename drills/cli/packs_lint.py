@@ -61,7 +61,7 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
         click.echo(f"error: {shown(line)}")
     for line in report.warnings:
         click.echo(f"warning: {shown(line)}")
-    generated = sum(q.kind == "generated" for q in questions)
+    generated = sum(bool(q.generator) for q in questions)  # drawn scenarios too
     from drills.cli.common import plural
 
     click.echo(f"{plural(len(report.errors), 'error')}, {plural(len(report.warnings), 'warning')}: "

@@ -146,7 +146,7 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
     session = Session(items, Options(mode="practice" if mode == "retry" else mode,
                                      feedback=FEEDBACK_ALIASES.get(feedback, feedback),
                                      seconds=per_question, minutes=minutes, tolerance=tolerance,
-                                     seed=None if store_mode == "review" else seed,  # review: no --seed
+                                     seed=None if store_mode == "review" or mode == "retry" else seed,  # neither replays by --seed
                                      pause=interactive, offset=offset, limits=limits),
                       code_grader=_grade_code)
     recorder = None

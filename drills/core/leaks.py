@@ -287,17 +287,52 @@ def leak_errors(questions: Sequence[Question]) -> list[str]:
 
 def scenario_leaks(q: Question) -> list[str]:
     """A scenario's setup (on screen at every step) must state no step's answer, and a step's
-    text (prompt, hints, options, explanation) no later step's answer."""
+    text (prompt, hints, options, explanation, a code step's examples) no later step's answer,
+    as a number or as its exact form (``15/2 + 3/log2(3)``)."""
     out: list[str] = []
     steps = list(q.steps)
     setup = tuple(Stated(n, "setup") for n in numbers_in(q.prompt))
     for i, step in enumerate(steps):
         out += [f"{q.source}: {q.id}: {leak.message()}" for leak in _leak(q, setup, step, answers(step))]
-        mine = stated(step)
-        for later in steps[i + 1:] if mine else ():
+        out += _exact_leaks(q, [("setup", q.prompt)], step)
+        shown = list(texts(step)) + _examples(step)
+        mine = stated(step) + tuple(Stated(n, where) for where, text in _examples(step)
+                                    for n in numbers_in(text))
+        for later in steps[i + 1:]:
             out += [f"{step.source}: {step.id}: {leak.message()}"
                     for leak in _leak(step, mine, later, answers(later))]
+            out += _exact_leaks(step, shown, later)
     return out
+
+
+def _examples(q: Question) -> list[tuple[str, str]]:
+    """A code question's signature and examples as shown (their values are answers too)."""
+    if q.kind != "code" and not q.code:
+        return []
+    from drills.core.codetext import code_lines
+
+    return [("examples", "\n".join(code_lines(q)))]
+
+
+def _exact_leaks(a: Question, shown: Sequence[tuple[str, str]], b: Question) -> list[str]:
+    """``a``'s texts writing out ``b``'s exact answer (a closed form of 5+ characters)."""
+    exact = _exact_text(b)
+    if exact is None:
+        return []
+    return [f"{a.source}: {a.id}: states {exact} (in its {where}), the exact answer of {b.id} "
+            f"({b.source})" for where, text in shown if exact in " ".join(text.split())]
+
+
+def _exact_text(q: Question) -> str | None:
+    if q.kind != "numeric":
+        return None
+    from drills.core.reference import reference
+
+    try:
+        text = " ".join(reference(q).text.split())
+    except Exception:  # noqa: BLE001 - a broken question has no answer here; lint reports it
+        return None
+    return text if len(text) >= 5 and not re.fullmatch(r"[\d.]+", text) else None
 
 
 class Guard:

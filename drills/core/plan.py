@@ -83,7 +83,7 @@ def instantiate(template: Question, rng: random.Random) -> Question:
 def _scenario(template: Question, rng: random.Random) -> Question:
     """A scenario as asked: a fixed one with its choice steps' options shuffled; a generated
     one drawn by its scenario generator (the pack's own ``steps``, if any, over the drawn problem)."""
-    from drills.core.scenario import ScenarioError, bind
+    from drills.core.scenario import ScenarioError, bind, check_values
 
     if not template.generator:
         return replace(template, steps=tuple(shuffle_options(s, rng) if s.kind == "choice" else s
@@ -99,6 +99,7 @@ def _scenario(template: Question, rng: random.Random) -> Question:
         if template.steps:  # the pack's own steps over the drawn problem
             steps = [shuffle_options(s, rng) if s.kind == "choice" else s for s in template.steps]
             made = bind(replace(template, params=made.params), made.problem, steps, setup=made.prompt)
+        check_values(made)  # a pack's change may not suit every drawn problem
     except (ScenarioError, ValueError, ArithmeticError) as exc:
         raise GenerationError(template.id, f"generator {gen.name} failed: {exc}") from exc
     return made

@@ -33,7 +33,12 @@ SWAP_METRICS = ("delta_ndcg", "discount_ratio")
 
 
 class ScenarioError(ValueError):
-    """A scenario that cannot be built (an unknown step name in ``uses``, a bad change)."""
+    """A scenario that cannot be built (an unknown step name in ``uses``, a bad change);
+    ``step``: the 0-based index of the step at fault, when one is."""
+
+    def __init__(self, message: str, step: int | None = None) -> None:
+        super().__init__(message)
+        self.step = step
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,8 @@ def changed(problem: Problem, change: Mapping[str, Any], metric: str | None = No
             return None if grades is None else tuple(int(g >= out.threshold) for g in grades)
         out = replace(out, relevance=binary(out.relevance) or (), judged=binary(out.judged),
                       queries=tuple(replace(q, relevance=binary(q.relevance) or (),
-                                            judged=binary(q.judged)) for q in out.queries))
+                                            judged=binary(q.judged)) for q in out.queries),
+                      threshold=1, max_grade=None)  # the labels are 0/1 now
     if "swap" in change:
         i, j = (int(x) for x in change["swap"])
         if not (1 <= i <= len(out.relevance) and 1 <= j <= len(out.relevance)) or i == j:
@@ -110,30 +116,55 @@ def check_uses(steps: Sequence[Question]) -> None:
     """Every ``uses`` names an earlier numeric step whose value this step can be recomputed
     from (see CARRY), on the same problem; raises ScenarioError otherwise."""
     earlier: dict[str, Question] = {}
-    for q in steps:
-        part = q.part
-        assert part is not None
-        for name in part.uses:
-            if name not in earlier:
-                names = ", ".join(earlier) or "none"
-                raise ScenarioError(f"step {part.name!r} uses {name!r}, which is not an earlier step "
-                                    f"(earlier: {names})")
-            if q.kind != "numeric" or q.metric not in CARRY:
-                carried = ", ".join(f"{m} (from {', '.join(n)})" for m, (n, _) in CARRY.items())
-                raise ScenarioError(f"step {part.name!r} uses earlier steps, but only these metrics are "
-                                    f"recomputed from a learner's earlier numbers: {carried}")
-            used = earlier[name]
-            needs = CARRY[q.metric][0]
-            if used.kind != "numeric" or used.metric not in needs:
-                raise ScenarioError(f"step {part.name!r} ({q.metric}) uses {name!r}, but {q.metric} is "
-                                    f"recomputed from {' and '.join(needs)}, not from "
-                                    f"{used.metric or used.kind}")
-            if not _same(used.problem, q.problem, used.metric):
-                raise ScenarioError(f"step {part.name!r} uses {name!r}, which is about a different "
-                                    "problem (another k, gain or list): its number cannot carry forward")
-        if part.name in earlier:
-            raise ScenarioError(f"two steps are named {part.name!r}")
-        earlier[part.name] = q
+    for index, q in enumerate(steps):
+        try:
+            _check_step(q, earlier)
+        except ScenarioError as exc:
+            raise ScenarioError(str(exc), index) from None
+        assert q.part is not None
+        earlier[q.part.name] = q
+
+
+def _check_step(q: Question, earlier: Mapping[str, Question]) -> None:
+    """One step's ``uses`` and name against the steps before it."""
+    part = q.part
+    assert part is not None
+    for name in part.uses:
+        if name not in earlier:
+            names = ", ".join(earlier) or "none"
+            raise ScenarioError(f"step {part.name!r} uses {name!r}, which is not an earlier step "
+                                f"(earlier: {names})")
+        if q.kind != "numeric" or q.metric not in CARRY:
+            carried = ", ".join(f"{m} (from {', '.join(n)})" for m, (n, _) in CARRY.items())
+            what = f"metric {q.metric}" if q.kind == "numeric" and q.metric else (
+                "a fixed answer" if q.kind == "numeric" else f"a {q.kind} step")
+            raise ScenarioError(f"step {part.name!r} uses earlier steps, but {what} is not recomputed "
+                                f"from a learner's earlier numbers; these are: {carried}")
+        used = earlier[name]
+        needs = CARRY[q.metric][0]
+        if used.kind != "numeric" or used.metric not in needs:
+            raise ScenarioError(f"step {part.name!r} ({q.metric}) uses {name!r}, but {q.metric} is "
+                                f"recomputed from {' and '.join(needs)}, not from "
+                                f"{used.metric or used.kind}")
+        if not _same(used.problem, q.problem, used.metric):
+            raise ScenarioError(f"step {part.name!r} uses {name!r}, which is about a different "
+                                "problem (another k, gain or list): its number cannot carry forward")
+    if part.name in earlier:
+        raise ScenarioError(f"two steps are named {part.name!r}")
+
+
+def check_values(scenario: Question) -> None:
+    """Every numeric step's answer can be computed on its problem (a drawn problem with a
+    pack's change may not allow it); raises ScenarioError naming the step."""
+    from drills.core.metrics import ProblemError, metric_value
+
+    for index, step in enumerate(scenario.steps):
+        if step.kind == "numeric" and step.metric and step.problem is not None:
+            try:
+                metric_value(step.problem, step.metric)
+            except (ProblemError, ZeroDivisionError, ValueError, ArithmeticError) as exc:
+                name = step.part.name if step.part else index + 1
+                raise ScenarioError(f"step {name!r} ({step.metric}): {exc}", index) from None
 
 
 def _same(a: Problem | None, b: Problem | None, quantity: str | None = None) -> bool:
@@ -142,6 +173,8 @@ def _same(a: Problem | None, b: Problem | None, quantity: str | None = None) -> 
     the judged pool, hence IDCG, alone)."""
     if a is None or b is None:
         return False
+    if quantity == "dcg":  # DCG reads the ranking alone, not the judged pool
+        return (a.relevance, a.k, a.gain) == (b.relevance, b.k, b.gain)
     if quantity == "idcg":
         def ideal(p: Problem) -> tuple[object, ...]:
             return (sorted(p.judged if p.judged is not None else p.relevance), p.k, p.gain)
@@ -207,28 +240,44 @@ class StepGrade:
     inherited: bool = False  # a slip named at an earlier step is not named again here
 
 
+# What a carried value can be: one outside is not "consistent", whatever the learner's numbers.
+RANGES: dict[str, tuple[float, float, str]] = {"ndcg": (0.0, 1.0, "NDCG"),
+                                               "delta_ndcg": (0.0, 1.0, "|delta NDCG|")}
+
+
 def carry(outcome: Any, question: Question, learner: Mapping[str, float],
           missed: Mapping[str, int], used: Mapping[str, str]) -> StepGrade:
     """Carry-forward on an ordinary ``outcome`` of a step: ``learner`` holds the learner's
     numbers for the earlier steps this one uses (by name), ``missed`` the 1-based number of each
-    earlier step that was not right, ``used`` each used step's quantity."""
+    earlier step that was not right, ``used`` each used step's quantity.
+
+    An answer that follows from the learner's numbers is ``consistent`` when one of them was
+    missed, and ``correct`` when they were all accepted (each within its tolerance: their
+    errors may add up past this step's); never when the value it follows to is impossible
+    (an NDCG above 1: then the learner is told why)."""
     part = question.part
     if outcome.verdict in ("correct", "invalid") or part is None or not part.uses:
         return StepGrade(outcome.verdict, outcome)
-    inherited = [name for name in part.uses if name in missed]
     given = outcome.expected_value + outcome.error if (
         outcome.expected_value is not None and outcome.error is not None) else None
-    if not inherited or given is None:
-        return StepGrade(outcome.verdict, outcome)
     mine = {name: learner[name] for name in part.uses if name in learner}
-    value = carried_value(question, mine, used)
-    if value is None:
+    value = carried_value(question, mine, used) if mine and given is not None else None
+    if value is None or given is None:
         return StepGrade(outcome.verdict, outcome)
     tol = outcome.tolerance or Tolerance()
     if abs(given - value) > tol.allowed(value):
         return StepGrade(outcome.verdict, outcome, value)
     names = " and ".join(f"{used[name].upper()} {learner[name]:.6g}" for name in part.uses
                          if name in learner)
+    low, high, label = RANGES.get(question.metric or "", (float("-inf"), float("inf"), ""))
+    if not low - 1e-12 <= value <= high + 1e-12:
+        return StepGrade(outcome.verdict, outcome, value,
+                         f"{given:.6g} follows from your {names}, but {label} lies between "
+                         f"{low:g} and {high:g}: one of those numbers is wrong.")
+    inherited = [name for name in part.uses if name in missed]
+    if not inherited:
+        return StepGrade("correct", outcome, value,
+                         f"{given:.6g} follows from your {names} (each accepted), so it is right.")
     first = min(missed[name] for name in inherited)
     message = (f"{given:.6g} follows from your {names}: this step is right; "
                f"the slip was in step {first}.")
@@ -283,12 +332,15 @@ def regrade(outcome: Any, question: Question, earlier: Sequence[tuple[Question, 
         if value is not None:
             learner[name] = value
     grade = carry(outcome, question, learner, missed, used)
-    if grade.verdict != CONSISTENT:
+    if grade.message is None:
         return outcome
+    if grade.verdict not in RIGHT:  # follows from the learner's numbers, but cannot be right
+        return replace(outcome, diagnosis=(*outcome.diagnosis, grade.message))
     from drills.core.exact import with_value
 
     exact = with_value(outcome.expected, f"{outcome.expected_value:.6g}") \
         if outcome.expected_value is not None else outcome.expected
-    summary = f"Consistent: {grade.message} (The exact answer is {exact}.)"
-    return replace(outcome, verdict=CONSISTENT, summary=summary, misconceptions=(), diagnosis=(),
+    head = "Consistent" if grade.verdict == CONSISTENT else "Correct"
+    summary = f"{head}: {grade.message} (The exact answer is {exact}.)"
+    return replace(outcome, verdict=grade.verdict, summary=summary, misconceptions=(), diagnosis=(),
                    pointer=None)

@@ -33,6 +33,7 @@ _KIND_FIELDS = {
 STEP_COMMON = ("name", "kind", "topic", "prompt", "hints", "explanation", "uses", "change")
 STEP_FIELDS = STEP_COMMON + tuple(dict.fromkeys(f for fs in _KIND_FIELDS.values() for f in fs))
 STEP_NAME = re.compile(r"[a-z][a-z0-9_]{0,30}")
+DRAWS = 5  # draws of a generated scenario that `packs validate` checks
 
 
 def scenario(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
@@ -110,8 +111,8 @@ def _step(c: Checker, raw: Any, p: FieldPath, meta: PackMeta | None, problem: An
     before = len(c.doc.errors)
     name = c.text(m, p, "name", required=True)
     if name is not None and not STEP_NAME.fullmatch(name):
-        c.err((*p, "name"), f"step name {excerpt(name)!r}: a-z first, then a-z, 0-9 or _ "
-                            "(later steps' `uses` refer to it)")
+        c.err((*p, "name"), f"step name {excerpt(name)!r}: a-z first, then a-z, 0-9 or _, at most 31 "
+                            "characters (later steps' `uses` refer to it)")
     kind = c.choice(m, p, "kind", STEP_KINDS, required=True)
     if kind is not None:
         for key in m:
@@ -188,6 +189,10 @@ def _change(c: Checker, m: dict, p: FieldPath) -> dict[str, Any] | None:
                 ok = ok and None not in ranks
                 out[key] = tuple(r or 0 for r in ranks)
         elif key == "judged":
+            if value is None:
+                c.err((*q, key), "`judged` is another judged pool, e.g. judged: [3, 2, 2, 1, 0]")
+                ok = False
+                continue
             grades = problems._grades(c, value, (*q, key), required=True)
             ok = ok and grades is not None
             out[key] = grades
@@ -226,13 +231,17 @@ def finish(c: Checker, q: Question, p: FieldPath) -> Question | None:
     try:
         if q.problem is not None:
             return bind(q, q.problem, q.steps)
-        from drills.core.plan import instantiate, item_rng
+        from drills.core.plan import GenerationError, instantiate, item_rng
 
-        instantiate(q, item_rng(0, 0, q.id))
+        for seed in range(DRAWS):  # the lint tries many more
+            instantiate(q, item_rng(seed, 0, q.id))
     except ScenarioError as exc:
-        c.err((*p, "steps"), str(exc))
+        c.err((*p, "steps", exc.step) if exc.step is not None else (*p, "steps"), str(exc))
         return None
-    except ValueError as exc:  # plan.GenerationError: the draw failed
-        c.err((*p, "generator"), str(exc))
+    except GenerationError as exc:  # the draw, or a step on the drawn problem, failed
+        cause = exc.__cause__
+        where = getattr(cause, "step", None)
+        c.err((*p, "steps", where) if where is not None else (*p, "generator"),
+              f"{exc.message} (drawn with seed {seed})")
         return None
     return q

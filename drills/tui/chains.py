@@ -31,12 +31,14 @@ def time_lines(records: Sequence[Any]) -> list[str]:
     from drills.tui.render import clock_text
 
     lines = []
-    for group in _groups(records):
+    groups = list(_groups(records))
+    width = max([22] + [len(_label(g[0])) for g in groups])
+    for group in groups:
         r = group[0]
         limit = f" of {clock_text(r.limit)}" if r.limit else ""
         if r.question.part is None:
             would = f" (would have been {r.would_have})" if r.would_have else ""
-            lines.append(visible(f"  {number(r):>2}. {r.question.topic:<22} "
+            lines.append(visible(f"  {number(r):>2}. {r.question.topic:<{width}} "
                                  f"{clock_text(r.seconds):>5}{limit}  {r.verdict}{would}"))
             continue
         seconds = 0.0
@@ -45,10 +47,14 @@ def time_lines(records: Sequence[Any]) -> list[str]:
             if x.verdict == "timeout":
                 break
         right = sum(x.verdict in ("correct", "consistent") for x in group)
-        label = f"scenario, {r.question.topic}"[:22]
-        lines.append(visible(f"  {number(r):>2}. {label:<22} {clock_text(seconds):>5}{limit}  "
+        lines.append(visible(f"  {number(r):>2}. {_label(r):<{width}} {clock_text(seconds):>5}{limit}  "
                              f"{right}/{r.question.part.of} steps right"))
     return lines
+
+
+def _label(r: Any) -> str:
+    """The topic column of a time row: a scenario says it is one."""
+    return f"scenario, {r.question.topic}" if r.question.part is not None else r.question.topic
 
 
 def chain_lines(records: Sequence[Any], style: Any) -> list[str]:
@@ -66,6 +72,8 @@ def chain_lines(records: Sequence[Any], style: Any) -> list[str]:
         for r in group:
             p = r.question.part
             mark = {"consistent": " (follows from your earlier numbers)"}.get(r.verdict, "")
+            if r.would_have:
+                mark = f" (would have been {r.would_have})"
             if r.misconceptions and slip is None:
                 slip = (p.step, r.misconceptions[0])
             lines.append(visible(f"    {p.step}. {p.name:<{width}}  {r.verdict}{mark}"))

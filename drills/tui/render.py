@@ -33,7 +33,8 @@ from drills.tui.chains import chain_lines, number, time_lines
 
 _LIST_ITEM = re.compile(r"\s*([-*]|\d+[.)]|[a-z]\))\s+")
 _EQUATION = re.compile(r"\S{1,14}\s+=\s")
-_SHORT_PARENS = re.compile(r"\([^()]{1,14}\)")  # keep "log2(i + 1)" on one line
+# keep "log2(i + 1)" and a short list such as "[2, 3, 0]" on one line
+_SHORT_PARENS = re.compile(r"\([^()]{1,14}\)|\[[\d, ]{1,30}\]")
 _NBSP = "\u00a0"
 _CODES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 FORMS = {
@@ -165,7 +166,7 @@ def question(ev: QuestionShown, style: Style) -> str:
     head = visible(f"Question {ev.index + 1}/{ev.total}{step} · {q.topic} · {q.difficulty}")
     if ev.limit:
         head += f" · {clock_text(ev.limit)} to answer"
-    lines = [style.paint(head, "bold", "cyan")]
+    lines = [style.paint(style.wrap(head), "bold", "cyan")]
     if q.part is not None:  # the scenario's shared setup stays on screen above every step
         lines += [style.reflow(q.part.setup), style.paint(style.wrap(f"Step {q.part.step}/{q.part.of}:"), "bold")]
     lines += [style.reflow(q.prompt), *code_lines(q)]
@@ -264,6 +265,8 @@ def skipped(ev: Skipped | TimedOut, style: Style) -> str:
     r = ev.record
     if isinstance(ev, TimedOut):
         head = f"Time is up ({clock_text(r.limit or r.seconds)}): recorded as timeout."
+        if r.question.part is not None:  # a scenario's time is shared by its steps
+            head = "Time is up for this scenario: this step and the rest are recorded as timeout."
         if r.would_have == "correct":
             head += f" What you had typed, {r.given}, would have been correct."
     else:
@@ -295,9 +298,11 @@ def _totals(s: Summary, style: Style) -> list[str]:
     c = s.counts
     parts = [f"{c[v]} {v}" for v in ("consistent", "close", "wrong", "skipped", "timeout") if c.get(v)]
     extra = f" ({', '.join(parts)})" if parts else ""
-    head = f"Score: {s.score}/{s.asked} correct{extra}; best streak {s.best_streak}."
+    steps = any(r.question.part is not None for r in s.records)  # a scenario's steps count one each
+    head = (f"Score: {s.score}/{s.asked} {'answers' if steps else ''} correct{extra}; "
+            f"best streak {s.best_streak}.").replace("  ", " ")
     if s.asked < s.total:
-        head += f" Answered {s.asked} of {s.total} questions."
+        head += f" Answered {s.planned_asked} of {s.planned} questions."
     lines = [style.paint("Session over.", "bold"), head]
     if s.seed is not None:
         lines.append(f"Seed {s.seed}: run again with --seed {s.seed} for the same questions.")

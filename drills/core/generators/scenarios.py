@@ -333,7 +333,7 @@ def lambdarank_swap_chain(template: Question, params: Mapping[str, Any], rng: ra
                  f"{grades_text(swapped)}. What is {label} after the swap?",
                  "The swap moves NDCG by exactly the |delta| of the step before, up or down.",
                  ("Add or subtract your delta, or recompute DCG of the new order over the same IDCG.",),
-                 change=(("swap", (i, j)),)),
+                 uses=("idcg",), change=(("swap", (i, j)),)),  # the swap leaves IDCG alone
         _concept(template, "why_lambda"),
     ]
     return _finish(template, LAMBDARANK_SWAP_CHAIN, params, problem, steps,
