@@ -362,3 +362,12 @@ def test_lint_finds_a_later_steps_exact_form_and_a_code_example_value(tmp_path):
     errors = leak_errors(qs)
     assert any("states 17/2 + 3/log2(3) (in its explanation), the exact answer of chain-1#2" in e
                for e in errors), errors
+
+
+def test_the_summary_heading_is_painted_not_shown_as_escape_text(pack):
+    """Painting before wrapping showed the escape codes as text (^[[1m) on colour terminals."""
+    s = session(pack, "plain-1")
+    s.start()
+    s.quit()
+    text = render(_finished(s), Style(color=True, width=80))
+    assert text.startswith("\x1b[1mSession over.\x1b[0m\n") and "^[" not in text

@@ -291,7 +291,8 @@ def revealed(ev: Revealed, style: Style) -> str:
 def summary(s: Summary, style: Style) -> str:
     if s.mode == "mock":
         return report(s, style)
-    return style.wrap("\n".join(_totals(s, style)))
+    first, *rest = _totals(s, style)  # painted after wrapping: wrap shows raw escapes as text
+    return style.paint(first, "bold") + "\n" + style.wrap("\n".join(rest))
 
 
 def _totals(s: Summary, style: Style) -> list[str]:
@@ -303,7 +304,7 @@ def _totals(s: Summary, style: Style) -> list[str]:
             f"best streak {s.best_streak}.").replace("  ", " ")
     if s.asked < s.total:
         head += f" Answered {s.planned_asked} of {s.planned} questions."
-    lines = [style.paint("Session over.", "bold"), head]
+    lines = ["Session over.", head]
     if s.seed is not None:
         lines.append(f"Seed {s.seed}: run again with --seed {s.seed} for the same questions.")
     return lines
