@@ -41,13 +41,13 @@ SHORT_HELP: dict[str, str] = {
     "docs": "Read the documentation in the terminal.",
     "export": "Export the question packs as an Anki deck.",
     "generate": "Print a worksheet with an answer key.",
-    "history": "List, show and export your past sessions.",
+    "history": "List, show, export and import your past sessions.",
     "mock": "A timed mock interview with a report card.",
-    "packs": "List, validate, lint and create question packs.",
+    "packs": "List, check, create, install and update question packs.",
     "practice": "Practise questions with feedback (the default).",
     "review": "Spaced review of what you missed.",
     "solve": "Solve NDCG@k step by step; check an answer.",
-    "stats": "Accuracy by topic, trend and your usual slips.",
+    "stats": "Accuracy by topic, trend, usual slips; a class from exports.",
 }
 
 
