@@ -112,7 +112,7 @@ def test_piped_practice_takes_code_ending_with_end_and_records_it(mini):
     assert "1 | def dcg(rel):" in res.output  # the snippet, numbered
     export = run("history", "export", "--format", "json")
     assert export.exit_code == 0, export.output
-    assert [row["kind"] for row in json.loads(export.output)] == ["code", "choice"]
+    assert [row["kind"] for row in json.loads(export.output)["attempts"]] == ["code", "choice"]
 
 
 def test_code_questions_stay_out_of_a_default_session(mini):

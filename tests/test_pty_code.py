@@ -43,7 +43,7 @@ def test_practice_opens_the_editor_and_grades_what_it_wrote(drills_home, tmp_pat
     opened = (tmp_path / "opened").read_text().split()
     assert opened == [str(drills_home / "code" / "mini.ndcg-at-k.py")]
     rows = json.loads(CliRunner(env={"DRILLS_HOME": str(drills_home)}).invoke(
-        cli, ["history", "export", "--format", "json"]).output)
+        cli, ["history", "export", "--format", "json"]).output)["attempts"]
     assert [(r["question_id"], r["kind"], r["verdict"]) for r in rows] == [
         ("mini.ndcg-at-k", "code", "wrong")]
     assert rows[0]["misconceptions"] == ["linear_gain"]
