@@ -23,6 +23,7 @@ BENCHES = {
     "code": "bench.bench_code:bench_code",
     "runner": "bench.bench_runner:bench_runner",
     "trec": "bench.bench_trec:bench_trec",
+    "ecosystem": "bench.bench_ecosystem:bench_ecosystem",
 }
 
 
@@ -35,6 +36,14 @@ def _fmt(seconds: float) -> str:
 
 
 def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.strip().splitlines()[0])
+        print(f"benchmarks: {', '.join(BENCHES)}")
+        return 0
+    unknown = [a for a in argv if a not in BENCHES]
+    if unknown:
+        print(f"unknown benchmark {unknown[0]!r} (benchmarks: {', '.join(BENCHES)})", file=sys.stderr)
+        return 2
     chosen = argv or list(BENCHES)
     rows: list[dict] = []
     for name in chosen:
