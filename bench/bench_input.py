@@ -19,7 +19,7 @@ def _refused_after(env: dict[str, str], data: str) -> float:
     import pexpect
 
     child = pexpect.spawn(PY, ["-m", "drills", "practice", "--seed", "1", "--count", "1",
-                               "--topic", "hand-computation"],
+                               "--pack", "ndcg-hand-computation"],
                           env=env, encoding="utf-8", dimensions=(24, 80), timeout=120)
     try:
         while child.expect_exact(["\x1b[6n", "answer>"]) == 0:
