@@ -71,7 +71,7 @@ def expected(q: Question) -> dict[str, float]:
     p = q.params
     rel, judged, k, gain = p["relevance"], p["judged"], p["k"], p["gain"]
     if q.generator == "ndcg-chain":
-        change = p["change"]
+        change = p["follow_up_change"]
         follow = (ref.ndcg(rel, judged, change["k"], gain) if "k" in change
                   else ref.ndcg(rel, judged, k, change["gain"]))
         name = "ndcg_k" if "k" in change else f"ndcg_{change['gain']}"
@@ -152,8 +152,8 @@ def test_step_order_uses_and_changes(name, params):
         changes = {s.part.name: dict(s.part.change) for s in q.steps}
         p = q.params
         if name == "ndcg-chain":
-            assert changes[q.steps[3].part.name] == p["change"] and len(p["change"]) == 1
-            assert q.steps[3].part.name == ("ndcg_k" if "k" in p["change"] else f"ndcg_{p['change']['gain']}")
+            assert changes[q.steps[3].part.name] == p["follow_up_change"] and len(p["follow_up_change"]) == 1
+            assert q.steps[3].part.name == ("ndcg_k" if "k" in p["follow_up_change"] else f"ndcg_{p['follow_up_change']['gain']}")
         if name == "binary-graded-chain":
             assert changes["idcg_binary"] == changes["ndcg_binary"] == {"binarise": True}
         if name == "lambdarank-swap-chain":
@@ -233,7 +233,7 @@ def test_setup_and_prompts_say_what_changes(name, params):
         assert bool(follow_ups) == (name != "ndcg-vs-mrr-chain")
         assert all(s.prompt.startswith(("Now", "So", "LambdaRank")) for s in follow_ups)
         if name == "ndcg-chain":
-            change = p["change"]
+            change = p["follow_up_change"]
             text = q.steps[3].prompt
             assert (f"k = {change['k']}" in text and f"NDCG@{change['k']}" in text) if "k" in change else (
                 f"{change['gain']} gain" in text)

@@ -230,7 +230,7 @@ def ndcg_chain(template: Question, params: Mapping[str, Any], rng: random.Random
         _concept(template, "why_idcg"),
     ]
     return _finish(template, NDCG_CHAIN, params, problem, steps, _setup(relevance, max_rel, k, gain, missed),
-                   follow_up=follow, change=dict(change))
+                   follow_up=follow, follow_up_change=dict(change))
 
 
 # ------------------------------------------------------------------ 2. binary vs graded chain
