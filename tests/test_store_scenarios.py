@@ -415,3 +415,16 @@ def test_the_store_and_the_grader_agree_on_what_counts_as_right():
 
     assert set(verdicts.RIGHT) == set(scenario.RIGHT) == {"correct", "consistent"}
     assert scenario.CONSISTENT in VERDICTS
+
+
+def test_history_show_gives_a_steps_time_without_the_per_question_limit(store):
+    """A scenario's steps share its time (the per-question limit times its steps): a step's row
+    says it is a step instead of showing one question's limit."""
+    sid = _scenario_session(store, count=2, per_question=20)
+    store.end_session(sid, 3, 4, {})
+    store.close()
+    lines = CliRunner().invoke(cli, ["history", "show", str(sid)]).output.splitlines()
+    timed = lines[lines.index("Time per question") + 1:][:4]
+    assert [line.endswith(f"(scenario step {n})") for n, line in enumerate(timed, 1)] == [
+        True, True, True, False]
+    assert " of 0:20" not in "\n".join(timed[:3]) and timed[3].endswith("of 0:20  correct")

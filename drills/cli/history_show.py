@@ -160,9 +160,12 @@ def report_text(s: dict[str, Any], style: Style) -> str:
     limit = _limit(s["options"])
     lines += ["", style.paint("Time per question", "bold")]
     for i, a in enumerate(answers, start=1):
-        of = f" of {clock_text(limit)}" if limit else ""
+        step = a.get("step") if a.get("scenario") is not None else None
+        # a scenario's steps share its time (the per-question limit times its steps): no limit per step
+        of = f" of {clock_text(limit)}" if limit and step is None else ""
+        where = f"  (scenario step {step})" if step is not None else ""
         lines.append(visible(f"  {i:>2}. {str(a['topic']):<22} "
-                             f"{clock_text(_seconds(a)):>5}{of}  {a['verdict']}"))
+                             f"{clock_text(_seconds(a)):>5}{of}  {a['verdict']}{where}"))
     lines += _slips(answers, style)
     lines += ["", style.paint("What to review next", "bold")]
     lines += [visible(f"  - {item}") for item in s["review"]] or ["  - nothing missed"]
