@@ -407,3 +407,39 @@ def test_import_help_says_what_merges_how():
     assert result.exit_code == 0
     text = " ".join(result.output.split())
     assert "same uid" in text and "later review wins" in text and "twice adds nothing" in text
+
+
+def _legacy_of(export: Path, target: Path) -> Path:
+    """The bare list an older drills wrote for the same answers: no uids."""
+    rows = json.loads(export.read_text())["attempts"]
+    target.write_text(json.dumps([{k: v for k, v in r.items() if k not in ("uid", "session_uid")}
+                                  for r in rows]))
+    return target
+
+
+def test_an_older_export_of_the_same_answers_adds_nothing_in_either_order(tmp_path):
+    """Its uids come from the rows' content, the migration gave the same rows random ones:
+    the same answers (question, verdict, seconds, time to the microsecond) are not stored twice."""
+    a = tmp_path / "a"
+    make_history(a, "a")
+    new = export_file(a, tmp_path / "a.json")
+    old = _legacy_of(new, tmp_path / "old.json")
+    assert counts(import_files(a, old))[:2] == (0, 5)  # into the machine it came from
+    b = tmp_path / "b"
+    assert counts(import_files(b, old))[:2] == (5, 0)
+    assert counts(import_files(b, new))[:2] == (0, 5)  # the same answers under their new uids
+    assert len(uids(b)) == 5
+
+
+def test_impossible_rows_and_a_uid_given_twice_are_damaged(tmp_path):
+    a = tmp_path / "a"
+    make_history(a, "a")
+    data = json.loads(export_file(a, tmp_path / "a.json").read_text())
+    rows = data["attempts"]
+    rows[0]["seconds"] = 1e308  # longer than any session drills runs
+    rows[1]["answered_at"] = "9999-12-31T23:59:59+00:00"  # from the future
+    rows[3]["uid"] = rows[2]["uid"]  # two answers claiming one uid: the second is not trusted
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    added, present, sessions, _, _, damaged = counts(import_files(tmp_path / "b", path))
+    assert (added, present, sessions, damaged) == (2, 0, 2, 3)

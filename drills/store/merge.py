@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from drills.store.attempt import Attempt, attempt_from_row
@@ -29,6 +30,8 @@ from drills.store.exchange import Export, check_card, check_session, timestamp
 
 if TYPE_CHECKING:
     from drills.store.history import Store
+
+MAX_SECONDS = 24 * 3600  # an answer's time: the longest session drills runs is a day
 
 
 @dataclass
@@ -63,6 +66,8 @@ def check(export: Export) -> _Checked:
             continue
         sessions.setdefault(session["uid"], session)
     attempts: list[tuple[str, Attempt]] = []
+    seen: set[str] = set()
+    latest = datetime.now(timezone.utc) + timedelta(days=1)  # clocks differ, but not by more
     for row in export.attempts:
         try:
             when = timestamp(row.get("answered_at") if isinstance(row, dict) else None,
@@ -71,9 +76,14 @@ def check(export: Export) -> _Checked:
             session_uid = row.get("session_uid")
             if not isinstance(session_uid, str):
                 raise ValueError("session_uid must be text")
+            if attempt.seconds > MAX_SECONDS or when > latest:
+                raise ValueError("an answer over a day long, or from the future")
+            if attempt.uid in seen:  # two rows of one file claiming one answer: neither is trusted twice
+                raise ValueError("a uid given twice in one file")
         except ValueError:
             damaged += 1
             continue
+        seen.add(attempt.uid)
         attempts.append((session_uid, attempt))
     attempts.sort(key=lambda pair: pair[1].answered_at)  # type: ignore[arg-type,return-value]
     cards: list[dict[str, Any]] = []
@@ -108,6 +118,9 @@ def merge(store: Store, export: Export) -> Merged:
                     done.damaged += 1
                     continue
                 sid = local[session_uid] = int(row[0])
+            if _same_answer(conn, attempt, export.legacy):
+                done.present += 1
+                continue
             conn.execute(_INSERT, _row(sid, attempt))
             done.attempts += 1
         for card in checked.cards:
@@ -115,6 +128,22 @@ def merge(store: Store, export: Export) -> Merged:
         return done
 
     return store._transact(body)
+
+
+def _same_answer(conn: sqlite3.Connection, a: Attempt, legacy: bool) -> bool:
+    """The same answer under another uid, where one side is an export from before uids
+    existed (its uids come from the rows' content; the migration gave the same rows random
+    ones): importing such a file (``legacy``), or a new export against answers a legacy file
+    brought. Same question, verdict, seconds and time to the microsecond: the same answer.
+    (Never between two new exports: a class report merges different people's files.)"""
+    from drills.store.db import utc_text
+
+    return conn.execute(
+        "SELECT 1 FROM attempts a JOIN sessions s ON s.id = a.session_id "
+        "WHERE a.answered_at = ? AND a.question_id = ? AND a.verdict = ? AND a.seconds = ? "
+        "AND (? OR s.options LIKE '%\"legacy_export\": true%')",
+        (utc_text(a.answered_at), a.question_id, a.verdict, float(a.seconds), legacy)
+    ).fetchone() is not None
 
 
 def _json(value: Any) -> str:
