@@ -12,10 +12,12 @@ and the step number), a deck's id from its name, and the note types' ids are fix
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import html
 import os
 import re
+import stat
 import tempfile
 import zipfile
 from collections import Counter
@@ -33,6 +35,9 @@ MAX_VARIANTS = 20
 FALLBACK_TIMESTAMP = 1_704_067_200
 # The zip entries' date: the one the zip format starts at, so the file depends on nothing else.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+# Names of an already open descriptor (`-o /dev/stdout > file`): written to in place, even
+# when they lead to a regular file, since replacing that file would bypass the descriptor.
+_DESCRIPTOR = re.compile(r"/dev/(stdin|stdout|stderr|fd/\d+)|/proc/(self|thread-self|\d+)/fd/\d+")
 
 # One note type per kind: (fixed id, name, fields). Anki will not update notes whose note type
 # changed (a field added, renamed or moved): a changed note type needs a NEW id here.
@@ -290,28 +295,48 @@ def _models() -> dict[str, object]:
 def write_package(items: Sequence[AnkiNote], path: str | os.PathLike[str], timestamp: int) -> None:
     """Write the notes as an .apkg at ``path`` (replaced whole, or left as it was on an error).
 
+    A regular file (or a new one) is written beside its real target, through symlinks, and
+    renamed over it, so a failed write leaves no half file. Anything else that exists (a
+    FIFO, a device, /dev/stdout) is opened and written through, never replaced.
     genanki stamps every note's modification time with ``timestamp``; the zip entries get a
     fixed date, so the same notes and timestamp give the same bytes.
     """
     import genanki
 
+    name = os.fspath(path)
+    if not name:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+    try:
+        st: os.stat_result | None = os.stat(name)  # follows symlinks
+    except FileNotFoundError:
+        st = None  # a new file (or a dangling symlink: its target is created)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+    through = st is not None and (not stat.S_ISREG(st.st_mode)
+                                  or bool(_DESCRIPTOR.fullmatch(os.path.abspath(name))))
     models = _models()
-    by_deck: dict[str, list[AnkiNote]] = {name: [] for name in decks(items)}
+    by_deck: dict[str, list[AnkiNote]] = {d: [] for d in decks(items)}
     for n in items:
         by_deck[n.deck].append(n)
     package_decks = []
-    for name, members in by_deck.items():
-        deck = genanki.Deck(deck_id(name), name)
+    for deck_name, members in by_deck.items():
+        deck = genanki.Deck(deck_id(deck_name), deck_name)
         for n in members:
             deck.add_note(genanki.Note(model=models[n.kind], fields=list(n.fields),
                                        guid=genanki.guid_for(*n.key), tags=list(n.tags)))
         package_decks.append(deck)
-    target = Path(path)
     with tempfile.TemporaryDirectory(prefix="drills-anki-") as tmp:
         raw = Path(tmp) / "raw.apkg"
         genanki.Package(package_decks).write_to_file(str(raw), timestamp=timestamp)
-        fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                       dir=target.parent if str(target.parent) else ".")
+        if through:  # the temp folder (and its files) goes whatever happens
+            stable = Path(tmp) / "stable.apkg"
+            _stable_zip(raw, stable)
+            with open(name, "wb") as out:  # ENOSPC on /dev/full comes from the final flush
+                out.write(stable.read_bytes())
+            return
+        target = Path(os.path.realpath(name))
+        fd, partial = tempfile.mkstemp(prefix=f".{target.name[:200]}.", suffix=".tmp",
+                                       dir=target.parent)
         os.close(fd)
         try:
             _stable_zip(raw, Path(partial))

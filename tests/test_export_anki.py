@@ -371,6 +371,65 @@ def test_an_unwritable_output_is_one_line_and_exit_1(where, test_pack, tmp_path)
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_a_symlink_is_followed_and_its_target_gets_the_deck(test_pack, tmp_path):
+    real = tmp_path / "real.apkg"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.apkg"
+    link.symlink_to(real.name)
+    result = export("--pack", str(test_pack), "-o", str(link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == real.name
+    assert real.read_bytes().startswith(b"PK") and read_apkg(real)["notes"]
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_dangling_symlink_creates_its_target(test_pack, tmp_path):
+    link = tmp_path / "link.apkg"
+    link.symlink_to("new.apkg")
+    assert export("--pack", str(test_pack), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and (tmp_path / "new.apkg").read_bytes().startswith(b"PK")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_written_through(test_pack, tmp_path):
+    import stat
+    import threading
+
+    fifo = tmp_path / "deck.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+
+    def read() -> None:
+        with open(fifo, "rb") as f:
+            got.append(f.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    result = export("--pack", str(test_pack), "-o", str(fifo))
+    reader.join(30)
+    assert result.exit_code == 0, result.output
+    assert got and got[0].startswith(b"PK")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.fifo", "pack"]
+
+
+def test_dev_full_is_exit_1_and_stays_a_device(test_pack, tmp_path):
+    import stat
+
+    if not os.path.exists("/dev/full") or not stat.S_ISCHR(os.stat("/dev/full").st_mode):
+        pytest.skip("no /dev/full device here")
+    result = export("--pack", str(test_pack), "-o", "/dev/full")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: cannot write /dev/full: No space left on device\n"
+    assert stat.S_ISCHR(os.lstat("/dev/full").st_mode)
+    assert not [p for p in Path("/dev").iterdir() if p.name.startswith(".full.")]
+
+
+def test_an_empty_output_is_a_usage_error(tmp_path):
+    result = export("-o", "")
+    assert result.exit_code == 2 and result.stderr == "Error: -o needs a file name\n"
+
+
 def test_no_questions_is_exit_1(monkeypatch, tmp_path):
     import drills.cli.export as export_cli
 

@@ -29,7 +29,8 @@ def export() -> None:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the generated variants: the same seed gives the same notes.")
 @click.option("-o", "--output", required=True, metavar="FILE.apkg",
-              help="The Anki package to write (replaced if it exists).")
+              help="The Anki package to write: a file is replaced whole (a symlink's target, "
+                   "through the link); a FIFO or device is written to.")
 def anki(packs: tuple[str, ...], topics: tuple[str, ...], variants: int, seed: int,
          output: str) -> None:
     """Write an Anki deck (.apkg) of the questions: one deck per pack, sub-decks by topic.
@@ -47,6 +48,8 @@ def anki(packs: tuple[str, ...], topics: tuple[str, ...], variants: int, seed: i
     from drills.anki import MAX_VARIANTS, ExportError, notes, summary, write_package
     from drills.core.safetext import visible
 
+    if not output:
+        fail("-o needs a file name")
     if not 1 <= variants <= MAX_VARIANTS:
         fail(f"--variants must be from 1 to {MAX_VARIANTS}, got {variants}")
     check_seed(seed)
