@@ -443,3 +443,15 @@ def test_impossible_rows_and_a_uid_given_twice_are_damaged(tmp_path):
     path.write_text(json.dumps(data))
     added, present, sessions, _, _, damaged = counts(import_files(tmp_path / "b", path))
     assert (added, present, sessions, damaged) == (2, 0, 2, 3)
+
+
+def test_history_list_puts_imported_older_sessions_by_their_own_time(tmp_path):
+    """Imported sessions get new local ids: listed by id, an older machine's sessions looked newest."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    make_history(a, "a", start=0)  # sessions at T0 and T0 + 10 min
+    make_history(b, "b", start=100)  # later ones
+    import_files(b, export_file(a, tmp_path / "a.json"))
+    listed = json.loads(run(b, "history", "list", "--json").output)
+    starts = [s["started_at"] for s in listed]
+    assert len(listed) == 4 and starts == sorted(starts, reverse=True)
+    assert [s["id"] for s in listed][:2] == [2, 1]  # b's own sessions, the newest, come first

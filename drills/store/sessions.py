@@ -56,7 +56,7 @@ def list_sessions(store: Store, limit: int | None = 20) -> tuple[list[dict[str, 
     session row lost to damage) and ``imported`` (merged from another machine's export).
     """
     (count,) = store.conn.execute("SELECT count(*) FROM sessions").fetchone()
-    sql = _SELECT + " ORDER BY s.id DESC"
+    sql = _SELECT + " ORDER BY s.started_at DESC, s.id DESC"  # imported sessions by their own time
     args: tuple[Any, ...] = ()
     if limit is not None:
         sql += " LIMIT ?"
