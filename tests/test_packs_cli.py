@@ -291,3 +291,12 @@ def test_starter_ids_stay_within_the_id_limit():
     assert len(ids) == 5 and max(map(len, ids)) <= MAX_ID_LENGTH
     with pytest.raises(ValueError, match="at most"):
         starter_pack("a" * (MAX_STARTER_NAME + 1))
+
+
+def test_a_long_source_is_cut_in_the_middle_in_the_table():
+    from drills.cli.packs import _middle
+
+    long = "git:https://example.com/a-very-long-group/another-level/team-ranking-packs.git"
+    cut = _middle(long)
+    assert len(cut) == 36 and cut.startswith("git:https://ex") and cut.endswith("-ranking-packs.git")
+    assert _middle("builtin") == "builtin"

@@ -62,6 +62,11 @@ def packs() -> None:
     """
 
 
+def _middle(text: str, width: int = 36) -> str:
+    """A long source (an installed pack's URL or folder) cut in the middle: its ends say most."""
+    return text if len(text) <= width else text[:14] + "…" + text[-(width - 15):]
+
+
 @click.command("list")
 @click.option("--pack", "extra", multiple=True, metavar="PATH",
               help="Also load this pack file or folder (repeatable).")
@@ -91,12 +96,17 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
         }, indent=2))
     elif catalog.packs:
         rows = [("NAME", "VERSION", "SOURCE", "QUESTIONS", "TOPICS")]
-        rows += [tuple(shown(c) for c in (p.name, p.version, _source(p.source, origins.get(p.path)),
+        rows += [tuple(shown(c) for c in (p.name, p.version, _middle(_source(p.source, origins.get(p.path))),
                                           str(p.questions), ", ".join(p.topics)))
                  for p in catalog.packs]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
-        for r in rows:
-            click.echo("  ".join([*(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)), r[4]]).rstrip())
+        import shutil
+        import sys
+
+        room = shutil.get_terminal_size().columns - sum(widths) - 9 if sys.stdout.isatty() else 0
+        for r in rows:  # on a terminal the topics are cut to its width (--json has them all)
+            topics = r[4] if room < 4 or len(r[4]) <= room else r[4][: room - 1] + "…"
+            click.echo("  ".join([*(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)), topics]).rstrip())
     else:
         from drills.paths import packs_dir
 
