@@ -9,9 +9,9 @@ each other. Light: no sqlite3, no fsrs.
 
 from __future__ import annotations
 
+from drills.core.scenario import RIGHT  # noqa: F401 - the one definition (the quiz counts by it too)
+
 VERDICTS: tuple[str, ...] = ("correct", "consistent", "close", "wrong", "skipped", "timeout")
-# The verdicts counted as correct (accuracy, scores, the streak of correct answers).
-RIGHT: tuple[str, ...] = ("correct", "consistent")
 MISSES: tuple[str, ...] = tuple(v for v in VERDICTS if v not in RIGHT)
 
 
