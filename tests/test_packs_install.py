@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.packs import discover, load_pack
+from drills.packs import discover, load_pack, sources
 from drills.packs import discovery as discovery_mod
 from drills.packs import install as core
 from drills.paths import packs_dir
@@ -171,6 +171,91 @@ def test_a_symbolic_link_in_a_repository_is_refused_unread(tmp_path):
     assert installed_names() == []
 
 
+@pytest.mark.parametrize("link", ["file", "folder", "dangling"])
+def test_a_symbolic_link_in_a_folder_is_refused_unread(tmp_path, link):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "s.yaml").write_text(pack("stolen", "q"), encoding="utf-8")
+    src = tmp_path / "evil"
+    src.mkdir()
+    (src / "team.yaml").write_text(pack("team", "one"), encoding="utf-8")
+    target, name = {"file": (elsewhere / "s.yaml", "link.yaml"), "folder": (elsewhere, "more"),
+                    "dangling": (tmp_path / "gone.yaml", "link.yaml")}[link]
+    (src / name).symlink_to(target)
+    result = run("install", str(src))
+    assert result.exit_code == 1, result.output
+    assert f"{src / name}: a symbolic link" in result.stderr
+    assert result.stderr.splitlines()[-1] == f"Error: 1 problem in 1 file of {src}; nothing changed"
+    assert installed_names() == [] and questions_of("stolen") == 0
+
+
+def test_a_path_update_refuses_a_new_symbolic_link_and_keeps_the_installed_packs(tmp_path):
+    src = tmp_path / "mine"
+    src.mkdir()
+    (src / "mine.yaml").write_text(pack("mine", "a"), encoding="utf-8")
+    assert run("install", str(src)).exit_code == 0
+    (tmp_path / "s.yaml").write_text(pack("stolen", "q"), encoding="utf-8")
+    (src / "link.yaml").symlink_to(tmp_path / "s.yaml")
+    result = run("update", "mine")
+    assert result.exit_code == 1 and f"{src / 'link.yaml'}: a symbolic link" in result.stderr
+    assert "the installed version is kept" in result.stderr
+    assert questions_of("mine") == 1 and questions_of("stolen") == 0
+
+
+def test_a_file_named_on_the_command_line_may_be_a_link(tmp_path):
+    real = tmp_path / "real.yaml"
+    real.write_text(pack("mine", "a"), encoding="utf-8")
+    (tmp_path / "named.yaml").symlink_to(real)
+    assert run("install", str(tmp_path / "named.yaml")).exit_code == 0
+    installed = packs_dir() / "mine" / "named.yaml"
+    assert not installed.is_symlink() and installed.read_text(encoding="utf-8") == real.read_text(encoding="utf-8")
+
+
+def test_a_git_install_keeps_only_the_pack_files(tmp_path):
+    repo = make_repo(tmp_path)
+    (tmp_path / "outside.txt").write_text("secret\n", encoding="utf-8")
+    (repo / "big.bin").write_bytes(os.urandom(1 << 20))
+    (repo / ".hidden").mkdir()
+    (repo / ".hidden" / "ci.yml").write_text("on: push\n", encoding="utf-8")
+    (repo / "README.yml.txt").write_text("not a pack\n", encoding="utf-8")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "guide.md").write_text("# guide\n", encoding="utf-8")
+    (repo / "notes").symlink_to(tmp_path / "outside.txt")  # a link, but not a pack file
+    (repo / ".hidden" / "away").symlink_to(tmp_path)  # a linked folder, but hidden
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "everything else")
+    result = run("install", str(repo))
+    assert result.exit_code == 0, result.output
+    folder = packs_dir() / "team-packs"
+    kept = sorted(os.path.relpath(os.path.join(root, f), folder)
+                  for root, dirs, files in os.walk(folder) for f in [*dirs, *files])
+    assert kept == [".drills-source.json", "packs", os.path.join("packs", "team.yaml")]
+    assert not any(os.path.islink(folder / k) for k in kept)
+    assert manifest("team-packs")["commit"] == git(repo, "rev-parse", "HEAD")
+
+
+def test_update_cleans_a_whole_clone_an_older_install_kept(tmp_path):
+    repo = make_repo(tmp_path)
+    assert run("install", str(repo)).exit_code == 0
+    folder = packs_dir() / "team-packs"
+    (folder / "big.bin").write_bytes(b"x" * 1000)  # as an older drills left a clone, .git aside
+    (folder / "notes").symlink_to(tmp_path)
+    result = run("update", "team-packs")
+    assert result.exit_code == 0 and "up to date" not in result.stdout
+    assert sorted(os.listdir(folder)) == [".drills-source.json", "packs"]
+    assert "up to date" in run("update", "team-packs").stdout
+
+
+def test_a_linked_folder_in_a_repository_is_refused(tmp_path):
+    repo = make_repo(tmp_path)
+    (repo / "more").symlink_to(tmp_path)
+    git(repo, "add", "more")
+    git(repo, "commit", "-q", "-m", "link")
+    result = run("install", str(repo))
+    assert result.exit_code == 1 and "more: a symbolic link to a folder" in result.stderr
+    assert installed_names() == []
+
+
 @pytest.mark.parametrize("source", [
     "ext::sh -c touch% {marker}", "--upload-pack=touch {marker}", "-u", "http://example.com/x.git",
     "git://example.com/x.git", "https://exa mple.com/x.git", "https://example.com/x\x07.git",
@@ -189,6 +274,56 @@ def test_a_url_with_a_password_is_refused_without_echoing_it():
     assert result.exit_code == 2 and "s3cret" not in result.output and "password" in result.stderr
 
 
+@pytest.mark.parametrize("url", ["https://TOKEN@github.com/team/packs.git", "https://user:TOKEN@github.com/x.git",
+                                 "https://@github.com/team/packs.git", "https://TOKEN:@github.com/x.git",
+                                 "ssh://git:TOKEN@example.com/team/packs.git"])
+def test_credentials_in_a_url_are_refused_one_line_and_never_shown(url):
+    result = run("install", url)
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.splitlines()) == 1 and "TOKEN" not in result.output
+    assert "credential helper" in result.stderr and "ssh" in result.stderr
+    assert installed_names() == []
+
+
+@pytest.mark.parametrize(("source", "shown"), [
+    ("https://user:s3cret@example.com/x y.git", "'https://user:***@example.com/x y.git'"),
+    ("user:s3cret@example.com:x.git", "'user:***@example.com:x.git'"),
+    ("http://user:s3cret@example.com/x.git", "'http://user:***@example.com/x.git'"),
+    ("https://user:s3cret@example.com:99999/x.git", "'https://user:***@example.com:99999/x.git'"),
+    ("https://s3cret@/x.git", "'https://***@/x.git'"),
+    ("git://user:s3cret@example.com/x.git", "'git://user:***@example.com/x.git'"),
+    ("ext::https://user:s3cret@example.com/x", "'ext::https://user:***@example.com/x'")])
+def test_refusals_never_echo_a_secret(source, shown):
+    result = run("install", source)
+    assert result.exit_code == 2, result.output
+    assert "s3cret" not in result.output and shown in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_redact_keeps_ssh_users_and_paths():
+    for kept in ("ssh://git@example.com/team/packs.git", "git@github.com:team/packs.git",
+                 "/home/me/a:b@c/packs", "C:\\Users\\me:x@corp\\packs", "https://example.com/@scope/x.git"):
+        assert sources.redact(kept) == kept
+    assert sources.redact("fatal: unable to access 'https://ghp_x@github.com/t/p.git/': 403") == (
+        "fatal: unable to access 'https://***@github.com/t/p.git/': 403")
+    assert core.classify("ssh://git@example.com/team/packs.git").location == "ssh://git@example.com/team/packs.git"
+    assert core.classify("git@github.com:team/packs.git").location == "git@github.com:team/packs.git"
+
+
+def test_a_manifest_with_a_token_is_never_shown_and_update_refuses_it(tmp_path):
+    repo = make_repo(tmp_path)
+    assert run("install", str(repo)).exit_code == 0
+    path = packs_dir() / "team-packs" / core.MANIFEST  # as written by an install before the check
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**data, "source": "https://TOKEN@example.com/team/packs.git"}), encoding="utf-8")
+    for args in (("list",), ("list", "--json"), ("update", "team-packs")):
+        assert "TOKEN" not in run(*args).output
+    update = run("update", "team-packs")
+    assert update.exit_code == 1 and "credential helper" in update.stderr
+    removed = run("remove", "team-packs")
+    assert removed.exit_code == 0 and "TOKEN" not in removed.output and "https://***@example.com" in removed.stdout
+
+
 def test_an_option_after_double_dash_is_still_refused(tmp_path):
     result = run("install", "--", "--upload-pack=touch x")
     assert result.exit_code == 2 and "option" in result.stderr
@@ -199,8 +334,8 @@ def test_accepted_forms():
         "git", "https://github.com/team/packs.git")
     assert core.classify("ssh://git@example.com:2222/team/packs").kind == "git"
     assert core.classify("git@github.com:team/Packs.git").kind == "git"
-    assert core._default_name(core.classify("git@github.com:team/Packs.git")) == "packs"
-    assert core._default_name(core.classify("https://example.com/a/b_c.git/")) == "b-c"
+    assert sources.default_name(core.classify("git@github.com:team/Packs.git")) == "packs"
+    assert sources.default_name(core.classify("https://example.com/a/b_c.git/")) == "b-c"
 
 
 # --- names ------------------------------------------------------------------------------------

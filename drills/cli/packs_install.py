@@ -14,10 +14,13 @@ from drills.packs.errors import shown
 
 ACCEPTED_HELP = """\b
 Accepted sources:
-  a pack file or a folder of packs   copied (only the .yaml/.yml files)
+  a pack file or a folder of packs   copied
   a local git repository (folder)    cloned
-  https://HOST/PATH, ssh://HOST/PATH, USER@HOST:PATH, file:///PATH   cloned
-Refused: http://, git://, remote helpers (ext::...), anything starting with -."""
+  https://HOST/PATH, ssh://[USER@]HOST/PATH, USER@HOST:PATH, file:///PATH   cloned
+Only the .yaml/.yml files outside hidden folders are kept (not the rest of a clone).
+Refused: http://, git://, remote helpers (ext::...), anything starting with -,
+credentials in a URL (use a git credential helper or ssh), pack files or
+folders that are symbolic links."""
 
 
 def _short(commit: str | None) -> str:

@@ -1,9 +1,11 @@
 """Install packs from a path or a git repository into ``$DRILLS_HOME/packs/NAME/``.
 
 Nothing is installed or replaced before every pack validates; the work is done in a hidden
-folder (discovery skips it) and ends with a rename. git: no shell, the source one argument
-after ``--``, https/ssh/local only, no prompt, a timeout. ``.drills-source.json`` records
-the source; ``update`` and ``remove`` touch only folders that have one.
+folder (discovery skips it) and ends with a rename. Only the pack files are kept (from a
+clone too), as new plain files; symbolic links are refused. git: no shell, the source one
+argument after ``--``, https/ssh/local only, no prompt, a timeout. ``.drills-source.json``
+records the source; ``update`` and ``remove`` touch only folders that have one. Accepted
+sources and the copying: drills.packs.sources.
 """
 
 from __future__ import annotations
@@ -18,48 +20,36 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from drills.packs.errors import PackError, shown
+from drills.packs.errors import shown
 from drills.packs.load import LoadedPack, cross_pack_errors, load_pack, load_paths, pack_files
+from drills.packs.sources import (
+    NAME_RE,
+    USAGE,
+    InstallError,
+    Source,
+    classify,
+    copy_file,
+    copy_packs,
+    default_name,
+    invalid,
+    redact,
+    slug,
+    where,
+)
+from drills.packs.sources import InvalidPack as InvalidPack  # the CLI's core.InvalidPack, as before
 from drills.paths import builtin_packs_dir, packs_dir
 
 MANIFEST = ".drills-source.json"
-NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 GIT_TIMEOUT = 120.0  # seconds for one git command
-FAILED, USAGE = 1, 2  # drills.cli.common.Exit, without importing click
-ACCEPTED = "https://HOST/PATH, ssh://[USER@]HOST/PATH, USER@HOST:PATH, file:///PATH or a local path"
 # git itself refuses any other transport, also on an https redirect (defence in depth)
 _PROTOCOLS = ("-c", "protocol.allow=never", "-c", "protocol.https.allow=always",
               "-c", "protocol.ssh.allow=always", "-c", "protocol.file.allow=always")
-_SCP = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:[^\s-]\S*\Z")
 _TMP = ".drills-tmp-"
-_WHY = {"http": "http:// is unencrypted; use https://", "": "git remote helpers (X::...) are refused",
-        "git": "git:// is unauthenticated; use https:// or ssh://"}
-
-
-class InstallError(Exception):
-    """One line for the user; ``code`` 1 (something failed) or 2 (bad input)."""
-    def __init__(self, message: str, code: int = FAILED) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class InvalidPack(InstallError):
-    """The packs have problems (``errors``, as file:line); nothing was installed or changed."""
-    def __init__(self, message: str, errors: list[PackError]) -> None:
-        super().__init__(message, FAILED)
-        self.errors = errors
-
-
-@dataclass(frozen=True)
-class Source:
-    kind: str  # "git" | "path"
-    location: str  # recorded in the manifest and shown: the URL, or an absolute path
 
 
 @dataclass(frozen=True)
@@ -72,63 +62,6 @@ class Result:
     questions: int
     old_commit: str | None = None
     changed: bool = True
-
-
-def classify(text: str) -> Source:
-    """What ``text`` is, or an InstallError (exit 2) for anything outside the accepted forms."""
-    def refuse(why: str) -> InstallError:
-        return InstallError(f"refusing {shown(text)!r}: {why}", USAGE)
-
-    if not text or text.startswith("-"):
-        raise refuse("not a path or URL but an option? (for a file named so, write ./ before it)")
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
-        raise refuse("it contains control characters")
-    scheme = text.split("://", 1)[0] if "://" in text else ""
-    if scheme in ("https", "ssh", "file"):
-        try:
-            parts = urlsplit(text)
-            host, _ = parts.hostname or "", parts.port
-        except ValueError:
-            raise refuse("not a valid URL") from None
-        if any(c.isspace() for c in text):
-            raise refuse("a URL cannot contain whitespace")
-        if scheme == "file" and (parts.netloc not in ("", "localhost") or not parts.path.startswith("/")):
-            raise refuse("write file:///ABSOLUTE/PATH")
-        if scheme != "file" and (not host or host.startswith("-") or not parts.path.strip("/")):
-            raise refuse("the URL needs a host and a path")
-        if parts.password is not None:  # not echoed: the refusal must not print it either
-            raise InstallError("refusing a URL with a password in it (it would be stored and shown): "
-                               "use a git credential helper or an ssh key", USAGE)
-        return Source("git", text)
-    if scheme or "::" in text:
-        raise refuse(_WHY.get(scheme, f"{scheme}:// is not accepted") + f" (accepted: {ACCEPTED})")
-    if _SCP.match(text):
-        return Source("git", text)
-    path = Path(text).expanduser()
-    if os.path.exists(path):
-        repo = path.is_dir() and any(all((path / p).exists() for p in names)  # a work tree or a bare repo
-                                     for names in ((".git",), ("HEAD", "objects", "refs")))
-        return Source("git" if repo else "path", os.path.abspath(path))
-    if ":" in text:
-        raise refuse(f"not an accepted form ({ACCEPTED})")
-    raise InstallError(f"no such file or folder: {shown(text)}", USAGE)
-
-
-def slug(text: str) -> str:
-    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9-]", "-", text.lower())).strip("-")[:64]
-
-
-def _default_name(source: Source) -> str:
-    """The repository's name without .git, or the folder's name, as a valid NAME."""
-    tail = source.location
-    if "://" in tail:
-        tail = urlsplit(tail).path
-    elif _SCP.match(tail):
-        tail = tail.split(":", 1)[1]
-    base = slug(os.path.basename(tail.rstrip("/")).removesuffix(".git"))
-    if not NAME_RE.match(base):
-        raise InstallError(f"cannot make a name from {shown(source.location)!r}: give one with --name", USAGE)
-    return base
 
 
 def _check_name(name: str, builtin: list[LoadedPack]) -> None:
@@ -161,28 +94,28 @@ def _workspace() -> Iterator[Path]:
 
 
 def _fetch(source: Source, work: Path) -> tuple[Path, str | None]:
-    """The source's files in ``work/tree``, and the commit for a git source."""
+    """The source's pack files in ``work/tree`` (nothing else: no symbolic link, no other
+    file, no hidden folder), and the commit for a git source."""
     tree = work / "tree"
-    if source.kind == "git":
-        local = source.location.startswith("/")  # --depth is ignored there (with a warning)
-        depth = ["--no-hardlinks"] if local else ["--depth", "1"]
-        _git(["clone", *depth, "--quiet", "--", source.location, str(tree)], "git clone")
-        try:
-            commit: str | None = _git(["-C", str(tree), "rev-parse", "HEAD"], "git rev-parse")
-        except InstallError:  # an empty repository: no commit, no packs (validation says so)
-            commit = None
-        shutil.rmtree(tree / ".git", ignore_errors=True)
-        return tree, commit
-    origin = Path(source.location)  # a folder: only its packs, what discovery would load
     try:
-        files = [(f, f.relative_to(origin)) for f in pack_files(origin)] if origin.is_dir() \
-            else [(origin, Path(origin.name))]
-        for f, rel in files:
-            (tree / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(f, tree / rel)  # a new mtime: no stale hit in the pack cache
-        tree.mkdir(exist_ok=True)
+        if source.kind == "git":
+            clone, local = work / "clone", source.location.startswith("/")
+            depth = ["--no-hardlinks"] if local else ["--depth", "1"]  # --depth is ignored locally
+            _git(["clone", *depth, "--quiet", "--", source.location, str(clone)], "git clone")
+            try:
+                commit: str | None = _git(["-C", str(clone), "rev-parse", "HEAD"], "git rev-parse")
+            except InstallError:  # an empty repository: no commit, no packs (validation says so)
+                commit = None
+            copy_packs(clone, tree, source, lambda rel: rel.as_posix())  # as the author knows them
+            shutil.rmtree(clone, ignore_errors=True)
+            return tree, commit
+        origin = Path(source.location)  # a folder: only its packs, what discovery would load
+        if origin.is_dir():
+            copy_packs(origin, tree, source, lambda rel: str(origin / rel))
+        elif not copy_file(origin, tree / origin.name, follow=True):  # one file, named by the user
+            raise InstallError(f"{where(source)} is not a regular file", USAGE)
     except OSError as exc:
-        raise InstallError(f"cannot copy {shown(source.location)}: {exc.strerror or exc}") from None
+        raise InstallError(f"cannot copy {where(source)}: {exc.strerror or exc}") from None
     return tree, None
 
 
@@ -211,7 +144,7 @@ def _git(args: list[str], what: str) -> str:
     if proc.returncode != 0:
         lines = [x.strip() for x in err.decode("utf-8", "replace").splitlines() if x.strip()]
         line = next((x for x in lines if x.startswith(("fatal:", "error:"))), lines[-1] if lines else "")
-        raise InstallError(f"{what} failed: {shown(line or f'exit status {proc.returncode}')}")
+        raise InstallError(f"{what} failed: {shown(redact(line) or f'exit status {proc.returncode}')}")
     return out.decode("utf-8", "replace").strip()
 
 
@@ -224,9 +157,7 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 def _check(tree: Path, source: Source, builtin: list[LoadedPack],
            replacing: Path | None) -> list[LoadedPack]:
     """The packs in ``tree``; InvalidPack with every problem, shown at the source's own paths."""
-    links = [f for f in pack_files(tree) if f.is_symlink()]  # never followed: refused unread
-    packs, errors = ([], [PackError(str(f), 0, "", "a symbolic link: packs must be plain files")
-                          for f in links]) if links else load_paths([tree])
+    packs, errors = load_paths([tree])  # plain files only: _fetch copied no symbolic link
     for pack in packs:
         errors.extend(pack.errors)
     others = [*builtin, *(p for p in load_paths([packs_dir()])[0]
@@ -241,10 +172,7 @@ def _check(tree: Path, source: Source, builtin: list[LoadedPack],
             return re.sub(re.escape(prefix) + r"([^\s:]+)", lambda m: m.group(1) if git else os.path.join(
                 base, m.group(1)) if base else source.location, source.location if text == str(tree) else text)
 
-        errors = [PackError(fix(e.path), e.line, e.field, fix(e.message)) for e in errors]
-        files = len({e.path for e in errors})
-        raise InvalidPack(f"{len(errors)} problem{'s' * (len(errors) != 1)} in {files} "
-                          f"file{'s' * (files != 1)} of {shown(source.location)}; nothing changed", errors)
+        raise invalid([replace(e, path=fix(e.path), message=fix(e.message)) for e in errors], source)
     return packs
 
 
@@ -252,7 +180,7 @@ def _builtin() -> list[LoadedPack]:
     return load_paths([root])[0] if (root := builtin_packs_dir()) is not None else []
 
 
-def _digest(tree: Path) -> str:  # of the pack files (symbolic links are refused before)
+def _digest(tree: Path) -> str:  # of the pack files (plain files: _fetch copies no link)
     h = hashlib.sha256()
     for f in pack_files(tree):
         h.update(f.relative_to(tree).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
@@ -266,6 +194,8 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     ok = isinstance(data, dict) and data.get("kind") in ("git", "path") and isinstance(data.get("source"), str)
+    if ok and data["kind"] == "git":  # one written before URL credentials were refused: never shown
+        data["source"] = redact(data["source"])  # (and update then refuses it, pointing to a helper)
     return data if ok else None
 
 
@@ -284,7 +214,7 @@ def install(text: str, name: str | None = None) -> Result:
     if name is None and source.kind == "path" and os.path.isfile(source.location):
         meta = load_pack(source.location).meta  # one file: named after its pack
         name = meta.name if meta is not None else Path(source.location).stem
-    name = name if name is not None else _default_name(source)
+    name = name if name is not None else default_name(source)
     _check_name(name, builtin)
     with _workspace() as work:
         tree, commit = _fetch(source, work)
@@ -331,17 +261,17 @@ def update(name: str) -> Result:
         except InstallError as exc:
             raise InstallError(f"{name}: {exc}") from None
         if source.kind != "git":
-            raise InstallError(f"{name}: {shown(location)} is no longer a git repository")
+            raise InstallError(f"{name}: {where(source)} is no longer a git repository")
     else:
         source = Source("path", location)
         if not os.path.exists(location):
-            raise InstallError(f"{name}: {shown(location)} no longer exists; nothing changed")
+            raise InstallError(f"{name}: {where(source)} no longer exists; nothing changed")
     old = manifest.get("commit") if isinstance(manifest.get("commit"), str) else None
     with _workspace() as work:
         tree, commit = _fetch(source, work)
         packs = _check(tree, source, _builtin(), folder)
         count = sum(len(p.questions) for p in packs)
-        if _digest(tree) == manifest.get("digest") and commit == old:
+        if _digest(tree) == manifest.get("digest") and commit == old and _only_packs(folder):
             return Result(name, folder, source, commit, len(packs), count, old, changed=False)
         _newer_than(folder, tree)
         _finish(tree, source, commit, manifest.get("installed_at") or "?")
@@ -368,6 +298,18 @@ def remove(name: str) -> Source:
             raise InstallError(f"cannot remove {shown(str(folder))}: {exc.strerror or exc}") from None
     _forget_cached(folder)
     return Source(manifest["kind"], manifest["source"])
+
+
+def _only_packs(folder: Path) -> bool:
+    """Whether ``folder`` holds only its manifest and plain pack files (not a whole clone, as an
+    older drills installed it: then even an unchanged source is installed again)."""
+    packs = {f for f in pack_files(folder) if not f.is_symlink()}
+    for root, dirs, files in os.walk(folder):
+        if any(Path(root, f) not in packs for f in files if not (root == str(folder) and f == MANIFEST)):
+            return False
+        if any(Path(root, d).is_symlink() for d in dirs):
+            return False
+    return True
 
 
 def _newer_than(old: Path, new: Path) -> None:
