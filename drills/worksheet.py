@@ -232,9 +232,9 @@ def markdown_sheet(items: Sequence[Question], seed: int) -> str:
     lines = ["# NDCG drills worksheet", "", header(items, seed), "", "## Questions", ""]
     for n, q, opens in entries(items):
         title, setup = _opening(n, q, opens)
-        if setup is not None:
-            lines += [f"### {title.split(' ', 1)[0]} {opens.id if opens else q.id} (scenario, "
-                      f"{q.part.of if q.part else 0} steps)", ""] + _md_prompt(setup)
+        if opens is not None and setup is not None:
+            lines += [f"### {n.split('.')[0]}. {opens.id} (scenario, {len(opens.steps)} steps)", ""]
+            lines += _md_prompt(setup)
         if q.part is not None:
             lines += [f"#### {n}. step {q.part.step}/{q.part.of}", ""]
         else:

@@ -6,15 +6,34 @@ Expected values come from tests/ndcg_reference.py, not from the engine.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import pytest
 
-from drills.core.questions import Problem, Question
-from drills.core.scenario import CONSISTENT, ScenarioError, Step, changed, grade_step
+from drills.core.checking import check
+from drills.core.questions import Part, Problem, Question
+from drills.core.scenario import CONSISTENT, ScenarioError, StepGrade, carry, changed
 
 from . import ndcg_reference as ref
 
 RANKED, POOL, K = (3, 0, 2, 1), (3, 2, 2, 1, 0), 3
 PROBLEM = Problem(RANKED, POOL, K)
+
+
+@dataclass(frozen=True)
+class Step:
+    """A named step whose name is its quantity (as in a DCG -> IDCG -> NDCG chain)."""
+
+    name: str
+    question: Question
+    uses: tuple[str, ...] = ()
+
+
+def grade_step(step: Step, text: str, problem: Problem, learner: dict, wrong_steps: dict) -> StepGrade:
+    """The session's grading of one step: the ordinary check, then carry-forward from the
+    learner's numbers for the earlier steps (by name) and the steps missed (name -> number)."""
+    q = replace(step.question, part=Part("", name=step.name, uses=step.uses), problem=problem)
+    return carry(check(q, text), q, learner, wrong_steps, {name: name for name in step.uses})
 
 
 def step(name: str, metric: str, uses: tuple[str, ...] = ()) -> Step:

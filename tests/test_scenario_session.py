@@ -371,3 +371,15 @@ def test_the_summary_heading_is_painted_not_shown_as_escape_text(pack):
     s.quit()
     text = render(_finished(s), Style(color=True, width=80))
     assert text.startswith("\x1b[1mSession over.\x1b[0m\n") and "^[" not in text
+
+
+def test_a_dcg_or_idcg_step_shows_only_its_own_table(pack):
+    """The whole NDCG solution after a missed DCG step would give the next steps' answers away."""
+    from drills.core.explain import worked_for
+
+    dcg, idcg, ndcg = questions(pack)["chain-1"].steps[:3]
+    assert "DCG@3: the ranking as given" in worked_for(dcg)
+    assert "IDCG@3" not in worked_for(dcg) and "NDCG@3" not in worked_for(dcg)
+    assert "IDCG@3: judged grades sorted best first" in worked_for(idcg)
+    assert "the ranking as given" not in worked_for(idcg) and "NDCG@3" not in worked_for(idcg)
+    assert "NDCG@3 = DCG@3 / IDCG@3" in worked_for(ndcg)  # the last of the three shows it all

@@ -136,22 +136,16 @@ def worked_solution(sol: Solution, layout: Layout = WIDE, only: str | None = Non
     cut = "" if k >= len(sol.problem.relevance) else f" (cut at k = {k} of {len(sol.problem.relevance)})"
     size = len(sol.problem.judged if sol.problem.judged is not None else sol.problem.relevance)
     pool = "judged grades sorted best first" + (f", cut at {k}" if sol.cut and k < size else "")
-    lines = [
-        f"gain = {sol.gain_form}, discount = {sol.discount_form}, {cutoff_sentence(sol)}",
-        "",
-        f"{dcg}: the ranking as given{cut}",
-        _rows_block(sol.rows, sol.gain, layout),
-        f"  {dcg} = {with_value(layout.exact(sol.dcg.text), num(sol.dcg, 15))}",
-        "",
-        f"{idcg}: {pool}: {_grades(sol.ideal_order)}",
-        _rows_block(sol.ideal_rows, sol.gain, layout),
-        f"  {idcg} = {with_value(layout.exact(sol.idcg.text), num(sol.idcg, 15))}",
-        "",
-    ]
-    if only == "dcg":
-        return "\n".join(lines[:5])
-    if only == "idcg":
-        return "\n".join(lines[:2] + lines[6:9])
+    head = [f"gain = {sol.gain_form}, discount = {sol.discount_form}, {cutoff_sentence(sol)}", ""]
+    tables = {
+        "dcg": [f"{dcg}: the ranking as given{cut}", _rows_block(sol.rows, sol.gain, layout),
+                f"  {dcg} = {with_value(layout.exact(sol.dcg.text), num(sol.dcg, 15))}"],
+        "idcg": [f"{idcg}: {pool}: {_grades(sol.ideal_order)}", _rows_block(sol.ideal_rows, sol.gain, layout),
+                 f"  {idcg} = {with_value(layout.exact(sol.idcg.text), num(sol.idcg, 15))}"],
+    }
+    if only in tables:
+        return "\n".join(head + tables[only])
+    lines = [*head, *tables["dcg"], "", *tables["idcg"], ""]
     if sol.ndcg_note:
         lines.append(f"{ndcg} = 0. {sol.ndcg_note}")
     else:

@@ -295,9 +295,9 @@ def scenario_leaks(q: Question) -> list[str]:
     for i, step in enumerate(steps):
         out += [f"{q.source}: {q.id}: {leak.message()}" for leak in _leak(q, setup, step, answers(step))]
         out += _exact_leaks(q, [("setup", q.prompt)], step)
-        shown = list(texts(step)) + _examples(step)
-        mine = stated(step) + tuple(Stated(n, where) for where, text in _examples(step)
-                                    for n in numbers_in(text))
+        examples = _examples(step)
+        shown = list(texts(step)) + examples
+        mine = stated(step) + tuple(Stated(n, where) for where, text in examples for n in numbers_in(text))
         for later in steps[i + 1:]:
             out += [f"{step.source}: {step.id}: {leak.message()}"
                     for leak in _leak(step, mine, later, answers(later))]

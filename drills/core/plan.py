@@ -85,9 +85,11 @@ def _scenario(template: Question, rng: random.Random) -> Question:
     one drawn by its scenario generator (the pack's own ``steps``, if any, over the drawn problem)."""
     from drills.core.scenario import ScenarioError, bind, check_values
 
+    def shuffled(steps: tuple[Question, ...]) -> list[Question]:
+        return [shuffle_options(s, rng) if s.kind == "choice" else s for s in steps]
+
     if not template.generator:
-        return replace(template, steps=tuple(shuffle_options(s, rng) if s.kind == "choice" else s
-                                             for s in template.steps))
+        return replace(template, steps=tuple(shuffled(template.steps)))
     gen = REGISTRY.get(template.generator)
     if gen is None or gen.kind != "scenario":
         raise GenerationError(template.id, f"{template.generator!r} is not a scenario generator")
@@ -97,8 +99,8 @@ def _scenario(template: Question, rng: random.Random) -> Question:
     try:
         made = gen.make(template, gen.resolved(template.params), rng)
         if template.steps:  # the pack's own steps over the drawn problem
-            steps = [shuffle_options(s, rng) if s.kind == "choice" else s for s in template.steps]
-            made = bind(replace(template, params=made.params), made.problem, steps, setup=made.prompt)
+            made = bind(replace(template, params=made.params), made.problem, shuffled(template.steps),
+                        setup=made.prompt)
         check_values(made)  # a pack's change may not suit every drawn problem
     except (ScenarioError, ValueError, ArithmeticError) as exc:
         raise GenerationError(template.id, f"generator {gen.name} failed: {exc}") from exc

@@ -41,15 +41,6 @@ class ScenarioError(ValueError):
         self.step = step
 
 
-@dataclass(frozen=True)
-class Step:
-    """One step: its name (what later steps' ``uses`` refer to), its question, what it uses."""
-
-    name: str
-    question: Question
-    uses: tuple[str, ...] = ()
-
-
 def changed(problem: Problem, change: Mapping[str, Any], metric: str | None = None) -> Problem:
     """The shared problem with one step's ``change`` applied (each change relative to the
     shared problem, not to the step before)."""
@@ -282,22 +273,6 @@ def carry(outcome: Any, question: Question, learner: Mapping[str, float],
     message = (f"{given:.6g} follows from your {names}: this step is right; "
                f"the slip was in step {first}.")
     return StepGrade(CONSISTENT, outcome, value, message, inherited=True)
-
-
-def grade_step(step: Step, text: str, problem: Problem, learner: Mapping[str, float],
-               wrong_steps: Mapping[str, int], tolerance: Tolerance | None = None) -> StepGrade:
-    """Grade ``text`` for ``step`` (a named step whose names are its quantities, as in a
-    DCG -> IDCG -> NDCG chain); ``learner`` holds the learner's numbers for the earlier steps
-    by name, ``wrong_steps`` the 1-based number of each earlier step that was missed."""
-    from drills.core.checking import check
-
-    q = step.question
-    if q.part is None or q.part.uses != step.uses:
-        q = replace(q, part=Part("", name=step.name, uses=step.uses))
-    if q.problem is None:
-        q = replace(q, problem=problem)
-    outcome = check(q, text, tolerance)
-    return carry(outcome, q, learner, wrong_steps, {name: name for name in step.uses})
 
 
 def answer_of(text: str) -> float | None:

@@ -300,8 +300,8 @@ def _totals(s: Summary, style: Style) -> list[str]:
     parts = [f"{c[v]} {v}" for v in ("consistent", "close", "wrong", "skipped", "timeout") if c.get(v)]
     extra = f" ({', '.join(parts)})" if parts else ""
     steps = any(r.question.part is not None for r in s.records)  # a scenario's steps count one each
-    head = (f"Score: {s.score}/{s.asked} {'answers' if steps else ''} correct{extra}; "
-            f"best streak {s.best_streak}.").replace("  ", " ")
+    counted = "answers correct" if steps else "correct"
+    head = f"Score: {s.score}/{s.asked} {counted}{extra}; best streak {s.best_streak}."
     if s.asked < s.total:
         head += f" Answered {s.planned_asked} of {s.planned} questions."
     lines = ["Session over.", head]
