@@ -8,8 +8,8 @@ from bench.common import PY, call_median, process_median
 
 
 def bench_engine() -> list[dict]:
-    from drills.core.metrics import solve
-    from drills.core.questions import Problem
+    from drills.engine.metrics.ndcg import solve
+    from drills.engine.problem import Problem
 
     rng = random.Random(1)
     big = ",".join(str(rng.randint(0, 4)) for _ in range(1000))
@@ -24,8 +24,8 @@ def bench_engine() -> list[dict]:
     per_call = call_median(cold)
     cached = call_median(lambda: solve(small).ndcg.value)
 
-    from drills.core.checking import check, explain
-    from drills.core.questions import Question
+    from drills.grading.check import check, explain
+    from drills.model import Question
 
     question = Question(id="bench", topic="hand-computation", kind="numeric", prompt="",
                         problem=small, metric="ndcg")

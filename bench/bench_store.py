@@ -28,7 +28,7 @@ VERDICT_WEIGHTS = {"correct": 70, "close": 8, "wrong": 17, "skipped": 3, "timeou
 def build_history(home: Path, n: int = 100_000, per_session: int = 200, seed: int = 7) -> float:
     """Fill ``home`` with ``n`` attempts over ~200 days; returns the seconds it took."""
     from drills.store import Attempt, Store
-    from drills.store.review import update_review
+    from drills.store.cards import update_review
 
     rng = random.Random(seed)
     verdicts, weights = zip(*VERDICT_WEIGHTS.items(), strict=True)
@@ -69,7 +69,7 @@ def bench_stats_100k(n: int = 100_000, runs: int = 5) -> dict:
     """Build an ``n``-attempt history in a temp DRILLS_HOME and time ``drills stats``."""
     from bench.common import PY, bench_env, process_median
     from drills.store import Store
-    from drills.store.stats import stats
+    from drills.store.progress import stats
 
     with tempfile.TemporaryDirectory(prefix="drills-bench-") as tmp:
         home = Path(tmp) / "home"

@@ -2,7 +2,7 @@
 
 ``gated()`` puts a ``Gate`` in front of ``sys.stdout`` and ``sys.stderr`` for the length
 of a command, so text from a pack, a file name or the learner can reach the terminal
-only through ``drills.core.safetext.terminal_text``: drills' own colour codes pass, any
+only through ``drills.safetext.terminal_text``: drills' own colour codes pass, any
 other control character is shown (``^[``), never sent. prompt_toolkit draws with escape
 sequences of its own, so the interactive front end hands it ``ungated(sys.stdout)``.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from drills.core.safetext import terminal_text
+from drills.safetext import terminal_text
 
 
 class Gate:

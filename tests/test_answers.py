@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drills.core import answers
-from drills.core.answers import Answer, AnswerError, check_syntax, parse
+from drills.answers import parser as answers
+from drills.answers.parser import Answer, AnswerError, check_syntax, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG2_3 = math.log(3) / math.log(2)
@@ -373,8 +373,8 @@ def test_to_sympy_never_uses_sympify_on_text(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_import_does_not_load_sympy_or_ui_libraries() -> None:
-    code = ("import sys, drills.core.answers, drills.core.grading\n"
-            "from drills.core.answers import parse\n"
+    code = ("import sys, drills.answers.parser, drills.grading.tolerance\n"
+            "from drills.answers.parser import parse\n"
             "parse('(13+2/log2(3))/(15+6/log2(3))').decimal()\n"
             "bad = [m for m in ('sympy', 'mpmath', 'click', 'prompt_toolkit', 'sqlite3')"
             " if m in sys.modules]\n"

@@ -2,7 +2,7 @@
 
 Independent of the project's pack loader: files are read with yaml.safe_load and every
 value is recomputed here with a small float implementation of DCG/IDCG/NDCG/RR/deltas,
-then cross-checked against drills.core.metrics when it is importable. Every decimal
+then cross-checked against drills.engine.metrics.ndcg when it is importable. Every decimal
 printed anywhere in the bank (prompts, hints, explanations, options, model answers)
 must match a value this file can derive, to the precision it is printed with.
 """
@@ -40,7 +40,7 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 PACK_RE = re.compile(r"^[a-z0-9-]+$")
 
 # Generators and the params they accept (the brief's list, checked against the
-# registry too when drills.core.generators is importable).
+# registry too when drills.generators is importable).
 GENERATOR_PARAMS = {
     "ndcg-hand": {"n", "k", "metric", "max_rel", "gain", "ties", "unretrieved"},
     "swap-delta": {"n", "max_rel", "gain", "k"},
@@ -516,7 +516,7 @@ def test_topic_coverage(topic):
 
 
 def test_generated_params_against_registry():
-    generators = pytest.importorskip("drills.core.generators")
+    generators = pytest.importorskip("drills.generators")
     for _, q in QUESTIONS:
         if q["kind"] != "generated":
             continue
@@ -621,8 +621,8 @@ def test_problem_value(item):
 
 @pytest.mark.parametrize("item", PROBLEM_QUESTIONS, ids=_qid)
 def test_problem_value_matches_engine(item):
-    metrics = pytest.importorskip("drills.core.metrics")
-    questions = pytest.importorskip("drills.core.questions")
+    metrics = pytest.importorskip("drills.engine.metrics.ndcg")
+    questions = pytest.importorskip("drills.model")
     stem, q = item
     p = q["problem"]
     problem = questions.Problem(
@@ -647,7 +647,7 @@ def test_answer_expression(item):
 
 
 def test_answer_expressions_parse_in_the_engine():
-    answers = pytest.importorskip("drills.core.answers")
+    answers = pytest.importorskip("drills.answers.parser")
     for _, q in ANSWER_QUESTIONS:
         parsed = answers.parse(q["answer"])
         assert float(parsed.value if hasattr(parsed, "value") else parsed) == pytest.approx(
@@ -684,8 +684,8 @@ def test_answer_is_the_value_of_its_problem(item):
     value = value_of(q["problem"], q["metric"], _defaults_gain(stem))
     assert value == pytest.approx(safe_eval(q["answer"]), abs=1e-12)
     assert value == pytest.approx(ANSWER_VALUES[q["id"]], abs=1e-12)
-    metrics = pytest.importorskip("drills.core.metrics")
-    questions = pytest.importorskip("drills.core.questions")
+    metrics = pytest.importorskip("drills.engine.metrics.ndcg")
+    questions = pytest.importorskip("drills.model")
     p = q["problem"]
     problem = questions.Problem(
         relevance=tuple(p["relevance"]),

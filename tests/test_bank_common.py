@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from drills.core.questions import TOPICS
+from drills.model import TOPICS
 from drills.packs import load_pack
 
 QUESTION_DIR = Path(__file__).resolve().parent.parent / "questions"

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.core.checking import check
+from drills.grading.check import check
 from drills.packs import load_pack
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from drills.core.metrics import metric_value
-from drills.core.plan import instantiate, item_rng
-from drills.core.reference import reference
+from drills.engine.metrics.ndcg import metric_value
+from drills.grading.reference import reference
 from drills.packs import load_pack
+from drills.quiz.plan import instantiate, item_rng
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "map-and-recall.yaml"
 RAW = yaml.safe_load(PATH.read_text(encoding="utf-8"))

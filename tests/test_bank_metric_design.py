@@ -146,7 +146,7 @@ def test_answer_text_equals_the_independent_value(qid):
 
 @pytest.mark.parametrize("qid", sorted(ANSWERS))
 def test_the_engine_agrees(qid):
-    from drills.core.reference import reference
+    from drills.grading.reference import reference
 
     q = next(q for q in load_pack(PATH, builtin=True).questions if q.id == qid)
     assert reference(q).value == pytest.approx(ANSWERS[qid], rel=1e-9)
@@ -275,7 +275,7 @@ def _lists(prompt: str) -> dict[str, list[int]]:
 @pytest.mark.parametrize("seed", range(8))
 def test_generated_items_verdicts(seed):
     """The correct option of each generated item agrees with this file's own NDCG and AP."""
-    from drills.core.plan import instantiate
+    from drills.quiz.plan import instantiate
 
     pack = load_pack(PATH, builtin=True)
     for q in pack.questions:

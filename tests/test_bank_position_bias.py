@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from drills.core.answers import parse
+from drills.answers.parser import parse
 from drills.packs import load_pack
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "position-bias.yaml"

@@ -201,7 +201,7 @@ def test_answer_text_equals_the_independent_value(qid):
 
 @pytest.mark.parametrize("qid", sorted(ANSWERS))
 def test_the_engine_agrees(qid):
-    from drills.core.reference import reference
+    from drills.grading.reference import reference
 
     q = next(q for q in load_pack(PATH, builtin=True).questions if q.id == qid)
     assert reference(q).value == pytest.approx(ANSWERS[qid], rel=1e-9)
@@ -359,8 +359,8 @@ def test_implicit_precision_is_pooled():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_generated_single_relevant_items(seed):
-    from drills.core.plan import instantiate
-    from drills.core.reference import reference
+    from drills.grading.reference import reference
+    from drills.quiz.plan import instantiate
 
     pack = load_pack(PATH, builtin=True)
     for q in pack.questions:

@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from drills.core.generators import REGISTRY
-from drills.core.leaks import find_leaks
-from drills.core.lint import lint_questions
-from drills.core.metrics import metric_value
-from drills.core.plan import instantiate, item_rng
-from drills.core.questions import TOPICS
+from drills.authoring.lint import lint_questions
+from drills.engine.metrics.ndcg import metric_value
+from drills.generators import REGISTRY
+from drills.grading.leaks import find_leaks
+from drills.model import TOPICS
 from drills.packs import discover, load_pack, validate_paths
+from drills.quiz.plan import instantiate, item_rng
 
 from . import cascade_reference as cascade
 from . import metrics_reference as mref

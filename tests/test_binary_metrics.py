@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drills.core import binary_metrics as bm
-from drills.core.metrics import MAX_LIST, MAX_RELEVANCE, ProblemError
+from drills.engine.metrics import binary as bm
+from drills.engine.metrics.ndcg import MAX_LIST, MAX_RELEVANCE, ProblemError
 from tests import metrics_reference as ref
 
 B = [1, 0, 1, 1, 0]

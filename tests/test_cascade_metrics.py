@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drills.core import cascade_metrics as cm
-from drills.core.measures import measure
-from drills.core.metrics import ProblemError, metric_value
-from drills.core.questions import Problem
+from drills.engine.measures import measure
+from drills.engine.metrics import cascade as cm
+from drills.engine.metrics.ndcg import ProblemError, metric_value
+from drills.engine.problem import Problem
 
 from . import cascade_reference as ref
 

@@ -13,11 +13,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from drills.core.checking import explain
-from drills.core.codecheck import check_code, outcome_of
-from drills.core.codetask import CodeTask, TaskError, hidden_cases, problem_for
-from drills.core.metrics import metric_value
-from drills.core.questions import Question
+from drills.coding.grade import check_code, outcome_of
+from drills.coding.task import CodeTask, TaskError, hidden_cases, problem_for
+from drills.engine.metrics.ndcg import metric_value
+from drills.grading.check import explain
+from drills.model import Question
 
 from . import metrics_reference as mref
 from . import ndcg_reference as ref
@@ -168,7 +168,7 @@ def test_json_shape_is_the_public_contract():
 
 
 def test_lint_reports_a_code_case_the_engine_cannot_compute():
-    from drills.core.lint import lint_questions
+    from drills.authoring.lint import lint_questions
 
     task = CodeTask("err", ("relevance", "k"), max_grade=1, top_grade=3, cases=5)
     report = lint_questions([question(task, "coding.err-bad")], seeds=1)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from drills.core.codecheck import check_code
-from drills.core.metrics import metric_value
-from drills.core.questions import Problem
+from drills.coding.grade import check_code
+from drills.engine.metrics.ndcg import metric_value
+from drills.engine.problem import Problem
 from drills.packs import load_pack, validate_paths
 from drills.runner import run_function
 from tests.test_bank import context_dependence

@@ -14,7 +14,7 @@ import pytest
 
 from drills.store import Store
 from drills.store.migrations import MIGRATIONS
-from drills.store.stats import stats
+from drills.store.progress import stats
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,9 +6,10 @@ import math
 
 import pytest
 
-from drills.core.diagnose import CATALOG, diagnose, variants
-from drills.core.metrics import metric_value
-from drills.core.questions import Problem, Tolerance
+from drills.engine.metrics.ndcg import metric_value
+from drills.engine.problem import Problem
+from drills.grading.diagnose import CATALOG, diagnose, variants
+from drills.model import Tolerance
 
 WORKED = Problem((2, 1, 3, 0), (3, 2, 1, 0))
 LINEAR = Problem((2, 1, 3, 0), (3, 2, 1, 0), gain="linear")

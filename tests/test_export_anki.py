@@ -26,7 +26,7 @@ from drills.cli import cli
 ROOT = Path(__file__).resolve().parents[1]
 BANK = sorted((ROOT / "questions").glob("*.yaml"))
 # The note types' ids are part of every deck users already imported: changing one breaks
-# updates on re-import, so they are pinned here, not read from drills.anki.
+# updates on re-import, so they are pinned here, not read from drills.publish.anki.
 MODEL_IDS = {"drills numeric": 2020387545, "drills choice": 1076305099,
              "drills concept": 2015437549, "drills code": 1075460082}
 FIXED = ("numeric", "choice", "concept", "code")
@@ -272,7 +272,7 @@ def test_pack_text_is_escaped_never_raw_html(test_pack, tmp_path):
 
 
 def test_control_characters_are_removed_and_newlines_become_br():
-    from drills.anki import esc, tag
+    from drills.publish.anki import esc, tag
 
     assert esc("a\x1b[31mb\x07\u202ec\r\nd\x9b") == "a[31mbc<br>d"
     assert tag("two words\tand\nmore") == "two_words_and_more"
@@ -439,7 +439,7 @@ def test_no_questions_is_exit_1(monkeypatch, tmp_path):
 
 
 def test_a_generator_that_fails_is_one_line_and_exit_1(monkeypatch, test_pack, tmp_path):
-    from drills.core import plan
+    from drills.quiz import plan
 
     real = plan.instantiate
 
@@ -456,7 +456,7 @@ def test_a_generator_that_fails_is_one_line_and_exit_1(monkeypatch, test_pack, t
 
 
 def test_genanki_is_imported_only_when_writing():
-    code = ("import sys, drills.anki, drills.cli.export, drills.session, drills.cli\n"
+    code = ("import sys, drills.publish.anki, drills.cli.export, drills.quiz.session, drills.cli\n"
             "print(sorted(m for m in ('genanki', 'chevron', 'frozendict') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          check=True, timeout=120).stdout

@@ -9,9 +9,10 @@ import random
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.core.explain import Layout, worked_for
-from drills.core.questions import Problem, Question
-from drills.session import Graded, Options, Session, StepsShown
+from drills.engine.problem import Problem
+from drills.engine.worked import Layout, worked_for
+from drills.model import Question
+from drills.quiz.session import Graded, Options, Session, StepsShown
 from drills.tui.render import Style, render
 
 BIG = ",".join(str(random.Random(1).randint(0, 3)) for _ in range(1000))
@@ -64,10 +65,10 @@ def test_steps_in_the_quiz_use_the_narrow_tables_on_a_narrow_screen():
 
 
 def test_a_text_worksheet_fits_a_narrow_terminal_and_a_file_is_unchanged():
-    from drills.core.plan import plan
-    from drills.core.questions import TOPICS
+    from drills.model import TOPICS
     from drills.packs import discover
-    from drills.worksheet import WIDTH, text_sheet
+    from drills.publish.worksheet import WIDTH, text_sheet
+    from drills.quiz.plan import plan
 
     # The NDCG bank's topics: the coding pack's snippets and signatures are shown verbatim.
     topics = [t for t in TOPICS if t != "coding"]

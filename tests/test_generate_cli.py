@@ -138,8 +138,8 @@ def test_json_is_byte_identical_and_right(pack):
 
 
 def test_json_matches_plan(pack):
-    from drills.core.plan import plan
     from drills.packs import discover
+    from drills.quiz.plan import plan
 
     catalog = discover(extra=[pack])
     mine = [q for q in catalog.questions if q.pack == "generator-tests"]  # --pack P: only P
@@ -227,7 +227,7 @@ def test_broken_pack_is_skipped_with_one_line(pack, tmp_path):
 
 
 def test_help_mentions_every_option_and_generator():
-    from drills.core.generators import REGISTRY
+    from drills.generators import REGISTRY
 
     result = CliRunner().invoke(cli, ["generate", "--help"])
     for option in ("--seed", "--count", "--topic", "--difficulty", "--pack", "--json", "--markdown"):

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drills.core.answers import parse
-from drills.core.generators import REGISTRY
-from drills.core.generators.common import grades_text
-from drills.core.metrics import QUANTITIES, check_problem, metric_value
-from drills.core.plan import GenerationError, instantiate
-from drills.core.questions import TOPICS, Question, Source
-from drills.session import QuestionShown
+from drills.answers.parser import parse
+from drills.engine.metrics.ndcg import QUANTITIES, check_problem, metric_value
+from drills.generators import REGISTRY
+from drills.generators.drawing import grades_text
+from drills.model import TOPICS, Question, Source
+from drills.quiz.plan import GenerationError, instantiate
+from drills.quiz.session import QuestionShown
 from drills.tui.render import Style, render
 
 from . import metrics_reference as metrics_ref
@@ -366,7 +366,7 @@ def test_swap_delta_is_never_zero():
 
 
 def test_worked_example_swap_delta_value():
-    from drills.core.questions import Problem
+    from drills.engine.problem import Problem
 
     assert metric_value(Problem((2, 1, 3, 0), (3, 2, 1, 0), swap=(1, 3)), "delta_ndcg").value == \
         pytest.approx(0.2129292955)
@@ -499,7 +499,7 @@ def test_documented_yaml_snippets_run():
 
 
 def test_documented_example_prompt_is_what_the_generator_gives():
-    from drills.core.plan import item_rng
+    from drills.quiz.plan import item_rng
 
     q = instantiate(template("ndcg-hand", {"n": 6, "k": "random", "metric": "idcg", "unretrieved": 2},
                              id="hand-gen-idcg-pool"), item_rng(0, 0, "hand-gen-idcg-pool"))

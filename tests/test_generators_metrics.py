@@ -17,14 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.cli import cli
-from drills.core.checking import check
-from drills.core.generators import REGISTRY
-from drills.core.generators.common import grades_text
-from drills.core.generators.measured import GAP, WANTED
-from drills.core.metrics import metric_value
-from drills.core.plan import GenerationError, instantiate, item_rng
-from drills.core.questions import Question
-from drills.core.slips import SLIPS, Case, slips_for
+from drills.engine.metrics.ndcg import metric_value
+from drills.generators import REGISTRY
+from drills.generators.drawing import grades_text
+from drills.generators.measured import GAP, WANTED
+from drills.grading.check import check
+from drills.grading.slips import SLIPS, Case, slips_for
+from drills.model import Question
+from drills.quiz.plan import GenerationError, instantiate, item_rng
 
 from . import cascade_reference as cref
 from . import metrics_reference as ref

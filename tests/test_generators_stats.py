@@ -10,10 +10,10 @@ from fractions import Fraction
 
 import pytest
 
-from drills.core.answers import parse
-from drills.core.checking import check
-from drills.core.generators import REGISTRY
-from drills.core.questions import Question
+from drills.answers.parser import parse
+from drills.generators import REGISTRY
+from drills.grading.check import check
+from drills.model import Question
 
 
 def make(name: str, params: dict, seed: int) -> Question:

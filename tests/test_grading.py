@@ -17,8 +17,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drills.core.grading import Check, grade, within
-from drills.core.questions import Tolerance
+from drills.grading.tolerance import Check, grade, within
+from drills.model import Tolerance
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG2_3 = math.log(3) / math.log(2)
@@ -222,7 +222,7 @@ def test_grading_plain_numbers_never_touches_sympy() -> None:
 
 def test_grading_a_number_does_not_import_sympy() -> None:
     code = ("import sys\n"
-            "from drills.core.grading import grade\n"
+            "from drills.grading.tolerance import grade\n"
             "class Ref:\n"
             "    text = '3/4'\n"
             "    value = 0.75\n"
@@ -238,7 +238,7 @@ def test_grading_a_number_does_not_import_sympy() -> None:
 
 def test_engine_exact_values_grade_their_own_text() -> None:
     """The engine's printed exact form must parse and grade as correct and exact."""
-    exact = pytest.importorskip("drills.core.exact")
+    exact = pytest.importorskip("drills.engine.exact")
     dcg = exact.LogSum(Fraction(13, 2), ((("log2", 3), Fraction(1)),))
     idcg = exact.LogSum(Fraction(15, 2), ((("log2", 3), Fraction(3)),))
     ndcg = exact.Ratio(dcg, idcg)
@@ -289,8 +289,8 @@ def test_an_answer_with_no_exact_decimal_is_invalid() -> None:
 
 # ------------------------------------------------------------- numbers shown are numbers accepted
 def _engine_cases():
-    from drills.core.metrics import metric_value
-    from drills.core.questions import Problem
+    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.problem import Problem
 
     rng = __import__("random").Random(5)
     for _ in range(120):
@@ -322,7 +322,7 @@ def test_a_printed_bound_typed_back_is_accepted(tol: Tolerance) -> None:
 @settings(max_examples=300, deadline=None)
 @given(error=st.floats(-0.02, 0.02, allow_nan=False), allowed=st.sampled_from([0.005, 0.0005, 0.03565, 1e-6]))
 def test_the_printed_error_compares_with_the_printed_tolerance(error: float, allowed: float) -> None:
-    from drills.core.grading import _down, error_text
+    from drills.grading.tolerance import _down, error_text
 
     shown = Decimal(error_text(error, allowed).lstrip("+"))
     inside = abs(error) <= allowed * (1 + 1e-9) + 1e-15
@@ -331,7 +331,7 @@ def test_the_printed_error_compares_with_the_printed_tolerance(error: float, all
 
 
 def test_error_at_the_edge_gets_more_digits() -> None:
-    from drills.core.grading import error_text
+    from drills.grading.tolerance import error_text
 
     assert error_text(0.0050004, 0.005) == "+0.0050004"  # not "+0.005", which looks accepted
     assert error_text(-0.00500001, 0.005) == "-0.00500001"
@@ -339,8 +339,8 @@ def test_error_at_the_edge_gets_more_digits() -> None:
 
 
 def test_exact_means_symbolically_equal() -> None:
-    from drills.core.metrics import metric_value
-    from drills.core.questions import Problem
+    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.problem import Problem
 
     dcg = metric_value(Problem((2, 1, 3, 0)), "dcg")
     near = grade("13/2 + 1/log2(3) + 1e-41", dcg)
@@ -354,8 +354,8 @@ def test_exact_means_symbolically_equal() -> None:
 
 
 def test_cancellation_raises_precision_instead_of_grading_a_wrong_value() -> None:
-    from drills.core.metrics import metric_value
-    from drills.core.questions import Problem
+    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.problem import Problem
 
     ndcg = metric_value(Problem((2, 1, 3, 0), (3, 2, 1, 0)), "ndcg")
     text = f"{ndcg.text} + (exp(600)+1-exp(600)-1)"  # exactly the answer
@@ -366,7 +366,7 @@ def test_cancellation_raises_precision_instead_of_grading_a_wrong_value() -> Non
 
 
 def test_a_narrowed_interval_says_why() -> None:
-    from drills.core.questions import Narrowing
+    from drills.model import Narrowing
 
     n = Narrowing(Tolerance(0.0005, 0.0), Tolerance(), 3, "reciprocal_discount", "0.4118",
                   "0.4118 would be the 1/i discount")

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.store import export as export_mod
-from drills.store.export import COLUMNS
+from drills.store import history_export as export_mod
+from drills.store.history_export import COLUMNS
 from tests.test_stats_cli import history  # noqa: F401 - the fixture, shared
 
 HEADER = ",".join(COLUMNS)

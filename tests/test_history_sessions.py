@@ -107,7 +107,7 @@ def test_history_show_an_unknown_session_is_one_line_and_exit_2():
 
 @pytest.mark.usefixtures("history")
 def test_history_show_pages_when_taller_than_the_terminal(tmp_path, monkeypatch):
-    import drills.cli.history as history_cli
+    import drills.cli.history.history as history_cli
     import drills.tui.pager as pager
 
     paged = tmp_path / "paged.txt"

@@ -14,9 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.store import Attempt, Store, exchange
+from drills.store import Attempt, Store
+from drills.store import history_import as exchange
 from drills.store import migrations as mig
-from drills.store.export import COLUMNS
+from drills.store.history_export import COLUMNS
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc)
 UID = re.compile(r"[0-9a-f]{32}")
@@ -243,7 +244,7 @@ def test_imported_sessions_keep_their_fields_and_answers(tmp_path):
 
 
 def test_resume_never_offers_another_machines_session(tmp_path):
-    from drills.cli.sessions import last_unfinished
+    from drills.cli.quiz.flow import last_unfinished
 
     a, b = tmp_path / "a", tmp_path / "b"
     with Store.open(a) as s:

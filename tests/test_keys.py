@@ -6,8 +6,9 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 
-from drills.core.questions import Problem, Question
-from drills.session import InvalidAnswer, Notice, Options, Session, StepsShown, command_name
+from drills.engine.problem import Problem
+from drills.model import Question
+from drills.quiz.session import InvalidAnswer, Notice, Options, Session, StepsShown, command_name
 from drills.tui.keys import AnswersOnly, CommandCompleter, progress_bar
 
 NDCG = Question(id="n", topic="t", kind="numeric", prompt="?", metric="ndcg",

@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.core import leaks
-from drills.core.leaks import Guard, answers, find_leaks, number, numbers_in, states
-from drills.core.plan import instantiate, item_rng, mock_plan, plan, select, weighted_plan
-from drills.core.questions import Option, Problem, Question
+from drills.engine.problem import Problem
+from drills.grading import leaks
+from drills.grading.leaks import Guard, answers, find_leaks, number, numbers_in, states
+from drills.model import Option, Question
+from drills.quiz.plan import instantiate, item_rng, mock_plan, plan, select, weighted_plan
 from tests.test_plan import BANK as LEAK_FREE_BANK
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from drills.authoring.lint import lint_questions
 from drills.cli import cli
-from drills.core.generators import REGISTRY
-from drills.core.generators.registry import Generator
-from drills.core.lint import lint_questions
-from drills.core.questions import Option, Problem, Question
+from drills.engine.problem import Problem
+from drills.generators import REGISTRY
+from drills.generators.registry import Generator
+from drills.model import Option, Question
 from tests.test_generate_cli import PACK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,7 +131,7 @@ def test_generator_exception_is_an_error(monkeypatch):
 
 
 def test_out_of_range_and_self_grading(monkeypatch):
-    import drills.core.lint as packs_lint
+    import drills.authoring.lint as packs_lint
 
     class Broken:
         text = "2"
@@ -286,7 +287,7 @@ def test_an_explanation_that_restates_the_worked_solution_is_a_warning(tmp_path)
     ("NDCG@4 = 0.7592 for a grade-3 document buried at rank 3, whatever the log base.", False),
 ])
 def test_which_explanation_lines_restate_the_sums(line, restates):
-    from drills.core.lintslips import restated_steps
+    from drills.authoring.slip_lint import restated_steps
 
     q = Question(id="q", topic="hand-computation", kind="numeric", prompt="NDCG@4 of [2, 1, 3, 0]",
                  problem=Problem((2, 1, 3, 0), k=4), metric="ndcg", explanation=f"Why.\n{line}\n")

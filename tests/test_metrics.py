@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drills.core.exact import Log, LogSum
-from drills.core.metrics import (
+from drills.engine.exact import Log, LogSum
+from drills.engine.metrics.ndcg import (
     NDCG_ZERO_REASON,
     Formula,
     ProblemError,
@@ -21,7 +21,7 @@ from drills.core.metrics import (
     metric_value,
     solve,
 )
-from drills.core.questions import Problem
+from drills.engine.problem import Problem
 
 from . import ndcg_reference as ref
 
@@ -207,8 +207,8 @@ def test_cross_check_against_scikit_learn_1000_cases():
 
 
 def test_engine_does_not_import_sympy():
-    code = ("import sys; from drills.core.metrics import solve; from drills.core.questions import Problem;"
-            "from drills.core.explain import worked_solution;"
+    code = ("import sys; from drills.engine.metrics.ndcg import solve; from drills.model import Problem;"
+            "from drills.engine.worked import worked_solution;"
             "worked_solution(solve(Problem((2,1,3,0)))); print('sympy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -217,7 +217,7 @@ def test_engine_does_not_import_sympy():
 def test_decimal_text_never_pads_a_rounded_number_with_zeros():
     from decimal import Decimal
 
-    from drills.core.exact import decimal_text
+    from drills.engine.exact import decimal_text
 
     assert decimal_text(Decimal(2**40 - 1), 6) == "1099511627775"  # whole numbers stay whole
     assert decimal_text(Decimal(2**100 - 1), 15) == "1267650600228229401496703205375"
@@ -229,7 +229,7 @@ def test_decimal_text_never_pads_a_rounded_number_with_zeros():
 
 
 def test_solve_table_shows_a_large_gain_exactly():
-    from drills.core.explain import worked_solution
+    from drills.engine.worked import worked_solution
 
     text = worked_solution(solve(Problem((20, 1))))
     assert "2^20 - 1 = 1048575" in text and "1048580" not in text  # 6 digits would round it

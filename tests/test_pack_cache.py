@@ -27,7 +27,7 @@ def test_a_cached_catalog_equals_a_fresh_parse(drills_home):
 
 
 def test_encode_keeps_tuples_dataclasses_and_keys():
-    from drills.core.questions import Problem
+    from drills.engine.problem import Problem
 
     value = {"p": Problem(relevance=(2, 1), judged=(2, 1, 0)), 3: [1, (2, 3)], "t": ("a",)}
     assert decode(json.loads(json.dumps(encode(value)))) == value

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drills.cli import cli
-from drills.cli import packs as packs_cli
+from drills.cli.packs import packs as packs_cli
 from drills.packs import discovery as discovery_mod
 from drills.paths import packs_dir
 from tests.test_packs_load import ndcg_hand  # noqa: F401 - the fixture, shared
@@ -264,7 +264,7 @@ def test_new_names_yaml_would_retype_still_validate(name):
 
 
 def test_new_accepts_the_yaml_words_and_numbers():
-    from drills.packs.template import starter_name_problem
+    from drills.authoring.template import starter_name_problem
 
     assert [n for n in RETYPED if starter_name_problem(n)] == ["1_000", "~", ".inf", "1:20"]
 
@@ -284,8 +284,8 @@ def test_any_name_is_refused_in_one_line_or_validates(name):
 
 
 def test_starter_ids_stay_within_the_id_limit():
+    from drills.authoring.template import MAX_STARTER_NAME, starter_pack
     from drills.packs.schema import MAX_ID_LENGTH
-    from drills.packs.template import MAX_STARTER_NAME, starter_pack
 
     ids = re.findall(r'^  - id: "([^"]+)"', starter_pack("a" * MAX_STARTER_NAME), re.MULTILINE)
     assert len(ids) == 5 and max(map(len, ids)) <= MAX_ID_LENGTH
@@ -294,7 +294,7 @@ def test_starter_ids_stay_within_the_id_limit():
 
 
 def test_a_long_source_is_cut_in_the_middle_in_the_table():
-    from drills.cli.packs import _middle
+    from drills.cli.packs.packs import _middle
 
     long = "git:https://example.com/a-very-long-group/another-level/team-ranking-packs.git"
     cut = _middle(long)

@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drills.core.generators import REGISTRY, Param, register
-from drills.core.questions import Problem, Tolerance
-from drills.packs import PackError, discover, load_pack, starter_pack, validate_paths, yamlsafe
+from drills.authoring.template import starter_pack
+from drills.engine.problem import Problem
+from drills.generators import REGISTRY, Param, register
+from drills.model import Tolerance
+from drills.packs import PackError, discover, load_pack, validate_paths, yamlsafe
 from drills.packs import discovery as discovery_mod
 from drills.packs.schema import build_pack
 from drills.packs.yamlsafe import parse_text
@@ -540,7 +542,7 @@ def test_judged_null_means_the_list_itself(tmp_path):
     assert pack.errors == []
     (q,) = pack.questions
     assert q.problem is not None and q.problem.judged is None
-    from drills.core.reference import reference
+    from drills.grading.reference import reference
 
     assert reference(q).value == pytest.approx(0.759191924319732)  # the pool is the list itself
 

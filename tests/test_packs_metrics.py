@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from drills.core.checking import check
-from drills.core.questions import SOLVE_METRICS
-from drills.core.reference import reference
+from drills.engine.problem import SOLVE_METRICS
+from drills.grading.check import check
+from drills.grading.reference import reference
 from drills.packs import load_pack
 from drills.packs.cache import decode, encode
 
@@ -84,7 +84,7 @@ def test_bad_metric_fields_are_reported_at_their_line(tmp_path, metric, problem,
 
 
 def test_lint_checks_every_query_list_and_the_metric_name(tmp_path):
-    from drills.core.lint import lint_questions
+    from drills.authoring.lint import lint_questions
 
     ok = question("ok", "map", "queries:\n  - relevance: [1, 0]\n  - relevance: [0, 1]").replace(
         'prompt: "ok"', 'prompt: "MAP of [1, 0] and [0, 1]?"')

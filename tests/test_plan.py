@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from drills.core.plan import (
+from drills.engine.problem import Problem
+from drills.model import Option, Question
+from drills.quiz.plan import (
     GenerationError,
     instantiate,
     item_json,
@@ -20,7 +22,6 @@ from drills.core.plan import (
     select,
     weighted_plan,
 )
-from drills.core.questions import Option, Problem, Question
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,8 +142,8 @@ def test_item_json_problem_question_without_judged():
 def test_planning_imports_no_sympy_click_or_prompt_toolkit():
     code = (
         "import sys\n"
-        "from drills.core.plan import plan\n"
-        "from drills.core.questions import Question\n"
+        "from drills.quiz.plan import plan\n"
+        "from drills.model import Question\n"
         "bank = [Question(id=n, topic='hand-computation', kind='generated', prompt='t', generator=n)\n"
         "        for n in ('ndcg-hand', 'swap-delta', 'compare-rankings', 'binary-vs-graded',\n"
         "                  'single-relevant', 'ndcg-at-1-binary', 'gain-ratio', 'discount-at-rank',\n"
@@ -151,7 +152,7 @@ def test_planning_imports_no_sympy_click_or_prompt_toolkit():
         "print(items[0].prompt)\n"
         "heavy = [m for m in ('sympy', 'click', 'prompt_toolkit', 'mpmath') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
-        "from drills.core.plan import item_json\n"
+        "from drills.quiz.plan import item_json\n"
         "[item_json(q) for q in items]\n"
         "assert 'sympy' not in sys.modules, 'item_json imported sympy'\n"
     )

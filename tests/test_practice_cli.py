@@ -113,9 +113,9 @@ def test_concept_and_choice_in_plain_mode(pack, tmp_path):
 
 def test_same_seed_asks_what_plan_lists(tmp_path):
     """practice calls plan() on the same catalog as `drills generate`: same seed, same questions."""
-    from drills.core.plan import plan
-    from drills.core.scenario import flatten
+    from drills.grading.scenario import flatten
     from drills.packs import discover
+    from drills.quiz.plan import plan
 
     planned = plan(discover().questions, seed=11, count=6, topics=("hand-computation", "normalization"))
     expected = flatten(planned)[0]  # a scenario is asked step by step
@@ -139,9 +139,9 @@ def test_mock_plain_report_card(pack, tmp_path):
     # 10 minutes shared by kind (choice 0.5, numeric 1, concept 1.5): the limits add up to 10:00
     import re
 
-    from drills.core.plan import mock_plan
-    from drills.core.timing import mock_limits
     from drills.packs import discover
+    from drills.quiz.plan import mock_plan
+    from drills.quiz.timing import mock_limits
 
     # one limit per planned question: a scenario's, shown at its first step, is shared by its steps
     shown = [int(m) * 60 + int(s) for step, m, s in re.findall(
@@ -165,7 +165,7 @@ def test_first_question_before_sympy_in_the_plain_front_end(pack, drills_home):
 
 
 def test_review_hook_serves_questions_and_fresh_variants(monkeypatch):
-    from drills.cli.practice import run_review
+    from drills.cli.quiz.practice import run_review
     from drills.packs import discover
 
     templates = [q for q in discover().questions if q.kind == "generated"]
@@ -218,11 +218,11 @@ def test_a_transcript_that_cannot_be_written_is_named_and_fails_the_run(drills_h
 
 
 def test_recorder_retries_then_raises_and_keeps_the_unsaved_answer(capsys, monkeypatch):
-    import drills.cli.recorder as rec
-    from drills.core.questions import Question
-    from drills.events import Record
+    import drills.cli.quiz.recorder as rec
+    from drills.model import Question
+    from drills.quiz.events import Record
     from drills.store import StoreError
-    from drills.store.review import ReviewError
+    from drills.store.cards import ReviewError
     from drills.tui import SaveFailed
 
     monkeypatch.setattr(rec, "RETRY_DELAY", 0)

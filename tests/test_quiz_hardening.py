@@ -45,7 +45,7 @@ def saved(home: Path) -> int:
 @pytest.fixture
 def failing_saves(monkeypatch):
     """The store refuses every answer from the second on, as a full disk does."""
-    import drills.cli.recorder as rec
+    import drills.cli.quiz.recorder as rec
     from drills.store import Store, StoreError
 
     monkeypatch.setattr(rec, "RETRY_DELAY", 0)
@@ -230,7 +230,7 @@ def test_practice_into_head_ends_quietly(drills_home):
 
 
 def test_a_concept_answer_that_cannot_be_saved_at_the_end_of_input_is_reported(monkeypatch, tmp_path):
-    import drills.cli.recorder as rec
+    import drills.cli.quiz.recorder as rec
     from drills.store import Store, StoreError
     from tests.test_pty import TINY_PACK
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from drills.core.measures import measure
-from drills.core.metrics import metric_value
-from drills.core.questions import Problem
+from drills.engine.measures import measure
+from drills.engine.metrics.ndcg import metric_value
+from drills.engine.problem import Problem
 
 DATA = json.loads((Path(__file__).parent / "fixtures" / "ranx" / "values.json").read_text())
 CASES = DATA["cases"]

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from fsrs import Rating, State
 
 from drills.cli import cli
-from drills.cli.review import PROMPT_WIDTH, human_when, resolve
+from drills.cli.review.review import PROMPT_WIDTH, human_when, resolve
 from drills.store import Attempt, Store, StoreError
-from drills.store import review as rv
+from drills.store import cards as rv
 
 T0 = datetime(2026, 12, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -280,7 +280,7 @@ def test_review_nothing_due_says_when(store):
 
 
 def test_review_calls_the_practice_hook_with_due_keys(store, monkeypatch):
-    import drills.cli.practice as practice
+    import drills.cli.quiz.practice as practice
 
     record(store, att(question_id="a", verdict="wrong", answered_at=T0),
            att(question_id="b", verdict="wrong", answered_at=T0 + timedelta(seconds=1)),
@@ -294,7 +294,7 @@ def test_review_calls_the_practice_hook_with_due_keys(store, monkeypatch):
 
 
 def test_review_hook_exit_code_is_passed_on(store, monkeypatch):
-    import drills.cli.practice as practice
+    import drills.cli.quiz.practice as practice
 
     record(store, att(verdict="wrong"))
     monkeypatch.setattr(practice, "run_review", lambda keys, count: 3, raising=False)
@@ -351,7 +351,7 @@ def test_stale_keys_do_not_crowd_out_a_due_item(store):
 
 
 def test_count_applies_after_skipping_stale_keys(store, monkeypatch):
-    import drills.cli.practice as practice
+    import drills.cli.quiz.practice as practice
 
     due_now(store, [("q:gone", timedelta(days=2)), (f"q:{FIXED}", timedelta(days=1)),
                     (SKILL, timedelta(hours=2)), ("q:norm-query-b-ndcg", timedelta(hours=1))])
@@ -382,7 +382,7 @@ def test_one_stale_item_due(store):
 
 
 def test_dead_code_is_gone():
-    import drills.cli.review as cmd
+    import drills.cli.review.review as cmd
 
     assert not hasattr(cmd, "_hook") and not hasattr(rv, "forget")
 
@@ -390,7 +390,7 @@ def test_dead_code_is_gone():
 # --- drills review --list -------------------------------------------------------------------
 
 def test_review_list_is_readable(store, monkeypatch):
-    import drills.cli.practice as practice
+    import drills.cli.quiz.practice as practice
 
     due_now(store, [("q:gone", timedelta(days=3)), (f"q:{FIXED}", timedelta(days=2, minutes=1)),
                     (SKILL, timedelta(hours=3)), ("q:norm-why-normalize", timedelta(minutes=5))])
@@ -497,7 +497,7 @@ def reviewed_in_a_review(store: Store, question_ids, when: datetime) -> None:
 
 
 def capture_quiz(monkeypatch):
-    import drills.cli.practice as practice
+    import drills.cli.quiz.practice as practice
 
     served = []
     monkeypatch.setattr(practice, "run_quiz", lambda items, **kw: served.append(

@@ -1,6 +1,6 @@
 """Terminal control characters from packs, file names and the learner never reach the terminal.
 
-Unit and property tests of ``drills.core.safetext``, then the commands: a pack built
+Unit and property tests of ``drills.safetext``, then the commands: a pack built
 through the Python API (so validation never sees it) with OSC 52, OSC 8, a screen clear,
 BEL and C1 in every text field, run through ``practice``, ``mock``, ``generate`` (text,
 Markdown, JSON) and ``review --list``: no ESC, BEL or C1 byte comes out.
@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drills.cli import cli
-from drills.core.questions import Option, Question
-from drills.core.safetext import first_control, json_text, shorten, terminal_text, visible
+from drills.model import Option, Question
+from drills.safetext import first_control, json_text, shorten, terminal_text, visible
 
 OSC52 = "\x1b]52;c;cHduZWQ=\x07"
 OSC8 = "\x1b]8;;http://x/\x07"
@@ -99,9 +99,9 @@ def hostile_questions() -> list[Question]:
 @pytest.fixture
 def hostile(monkeypatch):
     questions = hostile_questions()
-    for module in ("drills.cli.practice", "drills.cli.generate"):
+    for module in ("drills.cli.quiz.practice", "drills.cli.generate"):
         monkeypatch.setattr(f"{module}.load_questions", lambda packs, topics=None: list(questions))
-    monkeypatch.setattr("drills.cli.practice.check_topics", lambda topics, qs: None)
+    monkeypatch.setattr("drills.cli.quiz.practice.check_topics", lambda topics, qs: None)
     return questions
 
 

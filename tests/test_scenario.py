@@ -10,9 +10,10 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from drills.core.checking import check
-from drills.core.questions import Part, Problem, Question
-from drills.core.scenario import CONSISTENT, ScenarioError, StepGrade, carry, changed
+from drills.engine.problem import Problem
+from drills.grading.check import check
+from drills.grading.scenario import CONSISTENT, ScenarioError, StepGrade, carry, changed
+from drills.model import Part, Question
 
 from . import ndcg_reference as ref
 
@@ -115,7 +116,7 @@ def test_binarising_resets_the_threshold():
 
 def test_a_step_that_uses_dcg_may_change_the_pool():
     """DCG reads the ranking only: an NDCG over another judged pool may use it."""
-    from drills.core.scenario import _same
+    from drills.grading.scenario import _same
 
     assert _same(PROBLEM, changed(PROBLEM, {"judged": [3, 3, 2, 2, 1, 0]}), "dcg")
     assert not _same(PROBLEM, changed(PROBLEM, {"judged": [3, 3, 2, 2, 1, 0]}), "idcg")

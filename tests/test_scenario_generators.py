@@ -1,4 +1,4 @@
-"""The scenario generators (drills.core.generators.scenarios): one drawn ranking, a chain of steps.
+"""The scenario generators (drills.generators.scenarios): one drawn ranking, a chain of steps.
 
 Every expected value here comes from tests/ndcg_reference.py and tests/metrics_reference.py,
 computed from the drawn ranking in the scenario's params and what each step says it changes,
@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from drills.core.checking import check
-from drills.core.generators import REGISTRY
-from drills.core.generators.common import conventions, grades_text
-from drills.core.metrics import metric_value
-from drills.core.plan import instantiate, item_rng
-from drills.core.questions import TOPICS, Question, Source, Tolerance
-from drills.core.scenario import CONSISTENT, carry
+from drills.engine.metrics.ndcg import metric_value
+from drills.generators import REGISTRY
+from drills.generators.drawing import conventions, grades_text
+from drills.grading.check import check
+from drills.grading.scenario import CONSISTENT, carry
+from drills.model import TOPICS, Question, Source, Tolerance
+from drills.quiz.plan import instantiate, item_rng
 
 from . import metrics_reference as mref
 from . import ndcg_reference as ref
@@ -249,8 +249,8 @@ def test_setup_and_prompts_say_what_changes(name, params):
 
 def test_prompts_pass_the_linters_prompt_checks():
     """Setup + step prompt: the @k named is the step's own k, and the ranked list is shown."""
-    from drills.core.lint import _lists_in_prompt
-    from drills.core.lintslips import prompt_errors
+    from drills.authoring.lint import _lists_in_prompt
+    from drills.authoring.slip_lint import prompt_errors
 
     for name, params in CONFIGS:
         for seed in range(10):

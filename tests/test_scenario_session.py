@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.core.plan import instantiate, item_rng
 from drills.packs.load import load_pack
-from drills.session import Graded, Options, QuestionShown, Session, TimedOut
+from drills.quiz.plan import instantiate, item_rng
+from drills.quiz.session import Graded, Options, QuestionShown, Session, TimedOut
 from drills.tui.render import Style, render
 
 from . import ndcg_reference as ref
@@ -122,7 +122,7 @@ def test_linear_gain_in_step_one_then_a_right_division_is_consistent(pack):
 
 
 def _finished(s):
-    from drills.session import Finished
+    from drills.quiz.session import Finished
 
     return Finished(s.summary())
 
@@ -352,7 +352,7 @@ def test_a_drawn_problem_a_steps_change_does_not_suit_is_an_error_at_the_step(tm
 
 
 def test_lint_finds_a_later_steps_exact_form_and_a_code_example_value(tmp_path):
-    from drills.core.leaks import leak_errors
+    from drills.grading.leaks import leak_errors
 
     path = tmp_path / "leak.yaml"
     path.write_text(PACK.replace("        prompt: Compute DCG@3.",
@@ -375,7 +375,7 @@ def test_the_summary_heading_is_painted_not_shown_as_escape_text(pack):
 
 def test_a_dcg_or_idcg_step_shows_only_its_own_table(pack):
     """The whole NDCG solution after a missed DCG step would give the next steps' answers away."""
-    from drills.core.explain import worked_for
+    from drills.engine.worked import worked_for
 
     dcg, idcg, ndcg = questions(pack)["chain-1"].steps[:3]
     assert "DCG@3: the ranking as given" in worked_for(dcg)

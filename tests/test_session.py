@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from drills.core.questions import Option, Problem, Question
-from drills.session import (
+from drills.engine.problem import Problem
+from drills.model import Option, Question
+from drills.quiz.session import (
     COMMANDS,
     Finished,
     Graded,
@@ -306,7 +307,7 @@ def test_unknown_command_and_help():
 
 def test_session_does_no_io_and_no_terminal_imports():
     """The state machine imports neither click nor prompt_toolkit and never prints."""
-    tree = ast.parse(Path(__file__).parents[1].joinpath("drills/session.py").read_text())
+    tree = ast.parse(Path(__file__).parents[1].joinpath("drills/quiz/session.py").read_text())
     names = {a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
              for a in n.names} | {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert not {"click", "prompt_toolkit", "sqlite3"} & {str(n).split(".")[0] for n in names}
@@ -485,7 +486,7 @@ def test_elide_cuts_between_terms():
 
 
 def test_mock_limits_weigh_the_kind_and_share_the_minutes():
-    from drills.core.timing import mock_limits
+    from drills.quiz.timing import mock_limits
 
     concept = Question(id="c", topic="t", kind="concept", prompt="why?", model_answer="so")
     limits = mock_limits([CHOICE, NDCG, concept], minutes=6)

@@ -13,16 +13,17 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from drills.answers.parser import parse
 from drills.cli import cli
-from drills.core.answers import parse
-from drills.core.checking import check
-from drills.core.diagnose import CATALOG, Case, case_of, diagnose_case, slip_values
-from drills.core.generators import REGISTRY
-from drills.core.metrics import metric_value
-from drills.core.narrowing import decimals_needed, prepared
-from drills.core.plan import instantiate
-from drills.core.questions import Problem, Question, Source, Tolerance
-from drills.core.slips import SLIPS, slips_for
+from drills.engine.metrics.ndcg import metric_value
+from drills.engine.problem import Problem
+from drills.generators import REGISTRY
+from drills.grading.check import check
+from drills.grading.diagnose import CATALOG, Case, case_of, diagnose_case, slip_values
+from drills.grading.narrowing import decimals_needed, prepared
+from drills.grading.slips import SLIPS, slips_for
+from drills.model import Question, Source, Tolerance
+from drills.quiz.plan import instantiate
 
 from . import ndcg_reference as ref
 from .test_generators import CONFIGS
@@ -185,7 +186,7 @@ def _no_slip_accepted(q: Question) -> int:
 
 def shown(q):
     """A bank question as the session shows it: planned, then narrowed when shown."""
-    from drills.session import Session
+    from drills.quiz.session import Session
 
     session = Session([instantiate(q, random.Random(0))])
     return session.start()[0].question
@@ -214,7 +215,7 @@ def test_no_generated_item_accepts_a_slip_value(name, params):
        tol=st.builds(Tolerance, st.sampled_from([0.0, 0.001, 0.005, 0.02, 0.1]),
                      st.sampled_from([0.0, 0.005, 0.05])).filter(lambda t: t.absolute or t.relative))
 def test_no_slip_inside_the_interval_for_any_problem_and_tolerance(ranked, extra, k, gain, metric, tol):
-    from drills.core.grading import within
+    from drills.grading.tolerance import within
 
     judged = tuple(ranked) + tuple(extra) if extra else None
     q = Question(id="h", topic="t", kind="numeric", prompt="p", tolerance=tol,
@@ -300,7 +301,7 @@ def test_a_fixed_answer_with_a_problem_is_diagnosed():
 
 
 def test_fixed_answer_with_problem_loads_and_lints(tmp_path):
-    from drills.core.lint import lint_questions
+    from drills.authoring.lint import lint_questions
     from drills.packs import load_pack
 
     path = tmp_path / "p.yaml"
@@ -323,7 +324,7 @@ def test_fixed_answer_with_problem_loads_and_lints(tmp_path):
 
 # --------------------------------------------------------------------------- lint
 def _lint_one(q: Question):
-    from drills.core.lint import lint_questions
+    from drills.authoring.lint import lint_questions
 
     return lint_questions([q])
 

@@ -18,13 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.cli import cli
-from drills.core.checking import check
-from drills.core.diagnose import Case, diagnose_case, right_step, same, slip_values
-from drills.core.grading import within
-from drills.core.metrics import ProblemError, metric_value
-from drills.core.narrowing import prepared
-from drills.core.questions import Problem, Question, Tolerance
-from drills.core.slips import FAMILIES, SLIPS, slips_for
+from drills.engine.metrics.ndcg import ProblemError, metric_value
+from drills.engine.problem import Problem
+from drills.grading.check import check
+from drills.grading.diagnose import Case, diagnose_case, right_step, same, slip_values
+from drills.grading.narrowing import prepared
+from drills.grading.slips import FAMILIES, SLIPS, slips_for
+from drills.grading.tolerance import within
+from drills.model import Question, Tolerance
 
 from . import cascade_reference as cref
 from . import metrics_reference as ref
@@ -295,8 +296,9 @@ def test_ap_over_r_and_err_gmax_four_are_named():
     asks for scikit-learn's denominator, and gdeval's fixed g_max = 4 (metrics-facts.md)."""
     from fractions import Fraction
 
-    from drills.core.checking import check
-    from drills.core.questions import Problem, Question
+    from drills.engine.problem import Problem
+    from drills.grading.check import check
+    from drills.model import Question
 
     def ask(problem, metric, answer):
         q = Question(id="x", topic="hand-computation", kind="numeric", prompt="", problem=problem,

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import COMMANDS, cli
-from drills.cli.stats import bar, sparkline
+from drills.cli.stats.stats import bar, sparkline
 from drills.store import Attempt, Store
-from drills.store.export import COLUMNS
+from drills.store.history_export import COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -202,7 +202,7 @@ def test_reading_an_empty_home_creates_no_database(drills_home):
 def test_read_only_commands_never_take_the_write_lock(history, monkeypatch):
     # Root ignores file modes, so a read-only file is simulated: any write lock fails as
     # SQLite fails on one; opening for stats, export and review --list must not need it.
-    import drills.store.history as store_history
+    import drills.store.store as store_history
 
     def refuse(conn):
         raise sqlite3.OperationalError("attempt to write a readonly database")
@@ -311,8 +311,8 @@ def test_json_output_escapes_c1_and_bidi_controls(drills_home):
 
 
 def test_text_from_the_history_is_shown_not_sent(capsys):
-    from drills.cli import review as review_cli
-    from drills.cli.stats import render
+    from drills.cli.review import review as review_cli
+    from drills.cli.stats.stats import render
 
     g = {"attempts": 3, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0}
     data = {"attempts": 3, "sessions": 1, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0,

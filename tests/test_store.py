@@ -15,8 +15,8 @@ import pytest
 from drills.store import Attempt, Store, StoreError
 from drills.store import migrations as mig
 from drills.store.db import connect, set_wal
-from drills.store.export import COLUMNS, export
-from drills.store.stats import stats, topic_weights
+from drills.store.history_export import COLUMNS, export
+from drills.store.progress import stats, topic_weights
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
 
@@ -392,7 +392,7 @@ def test_malformed_schema_page_is_moved_aside(tmp_path):
 
 
 def test_a_schedule_failure_from_sqlite_is_said_in_words(store, monkeypatch):
-    from drills.store import review
+    from drills.store import cards as review
 
     def locked(store, attempt, **kw):
         raise sqlite3.OperationalError("database table is locked")

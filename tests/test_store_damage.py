@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from drills.cli import cli
 from drills.store import Attempt, Store, StoreError
 from drills.store.db import configure, connect
-from drills.store.stats import stats
+from drills.store.progress import stats
 
 OLD = datetime(2020, 1, 1, tzinfo=timezone.utc)  # every card is due long ago
 N = 3000
@@ -321,7 +321,7 @@ def test_review_leaves_out_cards_whose_due_is_not_a_date(spoiled):
 
 
 def test_review_scheduling_skips_them_and_rebuilds_the_card_on_an_answer(spoiled):
-    from drills.store.review import due_cards, due_items, next_due
+    from drills.store.cards import due_cards, due_items, next_due
 
     with Store.open() as s:
         later = datetime(2030, 1, 1, tzinfo=timezone.utc)

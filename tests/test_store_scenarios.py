@@ -19,12 +19,12 @@ from fsrs import State
 
 from drills.cli import cli
 from drills.store import VERDICTS, Attempt, Store
+from drills.store import cards as rv
 from drills.store import migrations as mig
-from drills.store import review as rv
-from drills.store.export import export
+from drills.store.history_export import export
+from drills.store.progress import recent_topics, stats, topic_weights
 from drills.store.schedule import new_reviewed_today, reviewed_keys
 from drills.store.sessions import items_answered, list_sessions, session_report
-from drills.store.stats import recent_topics, stats, topic_weights
 
 T0 = datetime(2026, 12, 2, 9, 0, tzinfo=timezone.utc)
 SCN = "scn.ndcg-chain"
@@ -249,8 +249,8 @@ def test_schedule_sql_keys_steps_by_their_scenario(store):
 
 
 def test_review_resolves_and_labels_a_scenario_by_its_id():
-    from drills.cli.review import describe, resolve
-    from drills.core.questions import Question
+    from drills.cli.review.review import describe, resolve
+    from drills.model import Question
 
     scenario = Question(id=SCN, topic="hand-computation", kind="scenario",
                         prompt="A ranking on the whiteboard: grades 2, 1, 3, 0.\nCompute ...",
@@ -392,7 +392,7 @@ def test_a_scenario_is_one_planned_item():
 
 
 def test_a_session_with_questions_left_after_a_scenario_can_be_resumed(store):
-    from drills.cli.sessions import last_unfinished
+    from drills.cli.quiz.flow import last_unfinished
 
     # 4 planned questions; 4 answers, but they cover 2 of them (the scenario's 3 steps and
     # one plain question): 2 are left
@@ -403,14 +403,14 @@ def test_a_session_with_questions_left_after_a_scenario_can_be_resumed(store):
 
 
 def test_a_session_whose_last_question_was_answered_is_not_resumed(store):
-    from drills.cli.sessions import last_unfinished
+    from drills.cli.quiz.flow import last_unfinished
 
     _scenario_session(store, plan=[SCN, "ndcg-basics-1"], count=2)  # both covered
     assert last_unfinished(store) is None
 
 
 def test_the_store_and_the_grader_agree_on_what_counts_as_right():
-    from drills.core import scenario
+    from drills.grading import scenario
     from drills.store import verdicts
 
     assert set(verdicts.RIGHT) == set(scenario.RIGHT) == {"correct", "consistent"}

@@ -15,13 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.core import trec
-from drills.core.exact import Ratio
-from drills.core.metrics import solve
-from drills.core.questions import Problem
-from drills.core.trec import TrecError, parse_qrels, parse_run, ranked
-from drills.core.trec_eval import dcg, evaluate, ndcg
-from drills.core.trec_measures import parse_measure, parse_measures
+from drills.engine.exact import Ratio
+from drills.engine.metrics.ndcg import solve
+from drills.engine.problem import Problem
+from drills.trec import files as trec
+from drills.trec.evaluate import dcg, evaluate, ndcg
+from drills.trec.files import TrecError, parse_qrels, parse_run, ranked
+from drills.trec.names import parse_measure, parse_measures
 
 
 def qrels_text(rows) -> str:
@@ -361,7 +361,7 @@ def test_pytrec_eval_agrees_on_random_files(tmp_path):
 
 
 def test_a_file_over_the_size_limit_is_refused(files, monkeypatch):
-    from drills.cli import solve_trec
+    from drills.cli.solve import trec as solve_trec
 
     q, r = files
     monkeypatch.setattr(solve_trec, "MAX_BYTES", 20)

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
-from drills.core.trec import parse_qrels, parse_run
-from drills.core.trec_eval import evaluate
-from drills.core.trec_measures import parse_measure
+from drills.trec.evaluate import evaluate
+from drills.trec.files import parse_qrels, parse_run
+from drills.trec.names import parse_measure
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "trec"
 # The measures of issue 12 point 3 as trec_eval prints them (err and rbp.P: not in trec_eval 9;

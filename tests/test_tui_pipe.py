@@ -13,7 +13,7 @@ from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from drills.session import Options, Session
+from drills.quiz.session import Options, Session
 from drills.tui.interactive import run_interactive
 from tests.test_session import CHOICE, CONCEPT, NDCG
 

@@ -17,18 +17,18 @@ from drills import __version__
 
 # command name -> "module:attribute"; each module holds one command or group.
 COMMANDS: dict[str, str] = {
-    "solve": "drills.cli.solve:solve",
-    "stats": "drills.cli.stats:stats",
-    "history": "drills.cli.history:history",
-    "review": "drills.cli.review:review",
-    "packs": "drills.cli.packs:packs",
-    "practice": "drills.cli.practice:practice",
-    "mock": "drills.cli.practice:mock",
+    "solve": "drills.cli.solve.solve:solve",
+    "stats": "drills.cli.stats.stats:stats",
+    "history": "drills.cli.history.history:history",
+    "review": "drills.cli.review.review:review",
+    "packs": "drills.cli.packs.packs:packs",
+    "practice": "drills.cli.quiz.practice:practice",
+    "mock": "drills.cli.quiz.practice:mock",
     "generate": "drills.cli.generate:generate",
     "config": "drills.cli.config:config",
-    "completion": "drills.cli.complete:completion",
+    "completion": "drills.cli.completion:completion",
     "docs": "drills.cli.docs:docs",
-    "code": "drills.cli.coding:code",
+    "code": "drills.cli.quiz.code:code",
     "export": "drills.cli.export:export",
 }
 

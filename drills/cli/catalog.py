@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from drills.cli.common import fail
-from drills.core.questions import Question
+from drills.model import Question
 
 
 def load_questions(pack_args: Sequence[str], topics: Sequence[str] | None = None) -> list[Question]:

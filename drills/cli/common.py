@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from drills.core.safetext import plural  # noqa: F401 - the commands' plural, kept importable here
+from drills.safetext import plural  # noqa: F401 - the commands' plural, kept importable here
 
 if TYPE_CHECKING:
-    from drills.core.questions import Tolerance
+    from drills.model import Tolerance
     from drills.store import Store
 
 
@@ -54,7 +54,7 @@ def check_seed(seed: int | None) -> None:
 
 
 def check_difficulty(difficulty: str | None) -> None:
-    from drills.core.questions import DIFFICULTIES
+    from drills.model import DIFFICULTIES
 
     if difficulty is not None and difficulty not in DIFFICULTIES:
         fail(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})")
@@ -70,7 +70,7 @@ def tolerance_option(text: str | None) -> Tolerance | None:
     """``--tolerance TOL`` read, or a one-line usage error saying what is accepted."""
     if text is None:
         return None
-    from drills.core.checking import ToleranceError, parse_tolerance
+    from drills.grading.check import ToleranceError, parse_tolerance
 
     try:
         return parse_tolerance(text)

@@ -1,4 +1,4 @@
-"""``drills export``: the question packs in other tools' formats (thin over drills.anki)."""
+"""``drills export``: the question packs in other tools' formats (thin over drills.publish.anki)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import click
 
 from drills.cli.catalog import check_topics, load_questions
 from drills.cli.common import Exit, check_seed, fail
-from drills.cli.complete import complete_packs, complete_topics
-from drills.core.questions import Question
+from drills.cli.completion import complete_packs, complete_topics
+from drills.model import Question
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,8 +45,8 @@ def anki(packs: tuple[str, ...], topics: tuple[str, ...], variants: int, seed: i
     export into Anki and edited questions are updated, not duplicated. The same
     packs and options write the same bytes.
     """
-    from drills.anki import MAX_VARIANTS, ExportError, notes, summary, write_package
-    from drills.core.safetext import visible
+    from drills.publish.anki import MAX_VARIANTS, ExportError, notes, summary, write_package
+    from drills.safetext import visible
 
     if not output:
         fail("-o needs a file name")
@@ -77,7 +77,7 @@ def _timestamp(questions: Sequence[Question]) -> int:
     genanki stamps every note with one time: this one is later after any edit of a pack
     file, yet the same on a rerun, so the same packs and options give the same bytes.
     """
-    from drills.anki import FALLBACK_TIMESTAMP
+    from drills.publish.anki import FALLBACK_TIMESTAMP
 
     times = []
     for path in {q.source.path for q in questions}:

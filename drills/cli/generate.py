@@ -1,6 +1,6 @@
 """``drills generate``: a printable worksheet (plain text, Markdown or JSON) with an answer key.
 
-It calls ``drills.core.plan.plan`` with the same options ``drills practice`` takes, so a
+It calls ``drills.quiz.plan.plan`` with the same options ``drills practice`` takes, so a
 sheet made with a seed lists exactly the questions that seed's practice session asks.
 Output is a pure function of the seed and the options (byte-identical on a rerun).
 """
@@ -11,13 +11,13 @@ import click
 
 from drills.cli.catalog import check_topics, load_questions
 from drills.cli.common import check_count, check_difficulty, check_seed, echo_paged, fail, pick_seed
-from drills.cli.complete import (
+from drills.cli.completion import (
     complete_difficulty,
     complete_generators,
     complete_packs,
     complete_topics,
 )
-from drills.core.safetext import json_text
+from drills.safetext import json_text
 
 
 @click.command()
@@ -56,7 +56,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     Scenario generators (a whole follow-up chain; see docs/scenarios.md):
       ndcg-chain, binary-graded-chain, lambdarank-swap-chain, ndcg-vs-mrr-chain
     """
-    from drills.core.plan import GenerationError, plan, prepared_all
+    from drills.quiz.plan import GenerationError, plan, prepared_all
 
     if as_json and as_markdown:
         fail("choose one of --json and --markdown")
@@ -65,7 +65,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     check_difficulty(difficulty)
     questions = load_questions(packs, topics)
     if generators:
-        from drills.core.generators import REGISTRY
+        from drills.generators import REGISTRY
 
         unknown = [g for g in generators if g not in REGISTRY]
         if unknown:
@@ -85,11 +85,11 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     if not items:
         fail("no questions match these options")
     if as_json:
-        from drills.core.plan import item_json
+        from drills.quiz.plan import item_json
 
         click.echo(json_text([item_json(q) for q in items], indent=2, ensure_ascii=False))
     else:
-        from drills.worksheet import markdown_sheet, text_sheet
+        from drills.publish.worksheet import markdown_sheet, text_sheet
 
         if as_markdown:
             echo_paged(markdown_sheet(items, seed).rstrip("\n"))

@@ -11,7 +11,7 @@ from typing import Any
 # the YAML reader when the catalog comes from the cache.
 _EXPORTS = {
     "Catalog": "discovery", "PackInfo": "discovery", "discover": "discovery",
-    "PackError": "errors", "PackMeta": "meta", "starter_pack": "template",
+    "PackError": "errors", "PackMeta": "meta",
     "LoadedPack": "load", "check_paths": "load", "cross_pack_errors": "load", "load_pack": "load",
     "load_paths": "load", "pack_files": "load", "validate_paths": "load",
 }

@@ -4,7 +4,7 @@
 modification time, and whether it is built in) to what ``load_pack`` made of it, for packs
 that loaded without errors, with the exact answer of each fixed numeric question (30
 significant digits): the planner needs them to keep one question from giving another's
-answer away (drills.core.leaks), and would otherwise compute them at every launch. A file
+answer away (drills.grading.leaks), and would otherwise compute them at every launch. A file
 that changed is parsed again; a cache that cannot be read, is from another version of
 drills or is over its size cap is ignored and rewritten.
 
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from drills import __version__
-from drills.core.questions import Narrowing, Option, Part, Problem, Question, Source, Tolerance
+from drills.engine.problem import Problem
+from drills.model import Narrowing, Option, Part, Question, Source, Tolerance
 from drills.packs.meta import PackMeta
 
 FORMAT = 6  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
@@ -32,7 +33,7 @@ FORMAT = 6  # bump when a cached type changes shape (4: each pack's exact answer
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
                            (Question, Option, Problem, Tolerance, Narrowing, Source, Part, PackMeta)}
-_LAZY_TYPES = {"CodeTask": "drills.core.codetask"}  # imported when a cached pack has one
+_LAZY_TYPES = {"CodeTask": "drills.coding.task"}  # imported when a cached pack has one
 
 
 def _type(name: str) -> type | None:
@@ -159,7 +160,7 @@ class PackCache:
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
         if self.path is None:  # no cache to write: nothing to keep
             return
-        from drills.core.leaks import answer_digits
+        from drills.grading.leaks import answer_digits
 
         answered = _answered(questions)  # a scenario's steps have answers too
         answers = [answer_digits(q) for q in answered]  # computed once per parse, for the planner
@@ -193,10 +194,10 @@ def _answered(questions: tuple[Question, ...]) -> tuple[Question, ...]:
 
 
 def _remember(questions: tuple[Question, ...], answers: Any) -> None:
-    """Hand the cached exact answers to drills.core.leaks, which keeps only plain numbers
+    """Hand the cached exact answers to drills.grading.leaks, which keeps only plain numbers
     (and null: no answer); a missing or damaged one means the planner computes it if needed."""
     if isinstance(answers, list) and len(answers) == len(questions):
-        from drills.core.leaks import remember
+        from drills.grading.leaks import remember
 
         for q, digits in zip(questions, answers, strict=True):
             if q.kind == "numeric":

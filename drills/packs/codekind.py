@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from drills.core.codetask import (
+from drills.coding.task import (
     CODE_METRICS,
     DEFAULT_CASES,
     EDGES,
@@ -23,7 +23,7 @@ from drills.core.codetask import (
     CodeTask,
     TaskError,
 )
-from drills.core.questions import AP_CONVENTION_NAMES, GAINS
+from drills.engine.problem import AP_CONVENTION_NAMES, GAINS
 from drills.packs.yamlsafe import INVALID
 
 if TYPE_CHECKING:
@@ -106,8 +106,8 @@ def _task(c: Checker, item: dict, p: FieldPath, ok: bool) -> CodeTask | None:
 
 
 def _persistence(c: Checker, raw: Any, p: FieldPath) -> Fraction | None:
-    from drills.core.cascade_metrics import parse_persistence
-    from drills.core.metrics import ProblemError
+    from drills.engine.metrics.cascade import parse_persistence
+    from drills.engine.metrics.ndcg import ProblemError
 
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
         c.err(p, "`persistence` is RBP's p, a number between 0 and 1 such as 0.8 or \"4/5\"")
@@ -177,8 +177,8 @@ def _tolerance(c: Checker, item: dict, p: FieldPath) -> float | None:
 
 def _try_examples(task: CodeTask) -> None:
     """Every example must be a call the engine can compute."""
-    from drills.core.codetask import problem_for
-    from drills.core.metrics import ProblemError, metric_value
+    from drills.coding.task import problem_for
+    from drills.engine.metrics.ndcg import ProblemError, metric_value
 
     for n, call in enumerate(task.examples):
         try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from drills.core.questions import Question
+from drills.model import Question
 from drills.packs.errors import PackError
 from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack, resolved
 from drills.paths import builtin_packs_dir, packs_dir

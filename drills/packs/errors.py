@@ -10,7 +10,7 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from drills.core.safetext import shorten, visible
+from drills.safetext import shorten, visible
 
 FieldPath = tuple["str | int", ...]
 

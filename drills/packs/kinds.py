@@ -10,9 +10,10 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from drills.core import metrics as _metrics
-from drills.core.questions import MEASURED_METRICS as MEASURED
-from drills.core.questions import METRICS, Option
+from drills.engine.metrics import ndcg as _metrics
+from drills.engine.problem import MEASURED_METRICS as MEASURED
+from drills.engine.problem import METRICS
+from drills.model import Option
 from drills.packs import codekind, problems
 from drills.packs.document import described
 from drills.packs.errors import FieldPath, excerpt, suggest
@@ -109,7 +110,7 @@ def _answer(c: Checker, value: Any, p: FieldPath) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def _syntax_problem(text: str) -> str | None:
     """The safe parser's complaint about ``text``, if any (cached: packs repeat answers)."""
-    from drills.core.answers import AnswerError, parse  # no sympy: parsed and evaluated here
+    from drills.answers.parser import AnswerError, parse  # no sympy: parsed and evaluated here
 
     try:
         parse(text).decimal()  # the grader needs its exact decimal, so it must have one
@@ -192,7 +193,7 @@ def generated(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> di
         return {"generator": None}
     if name is None:
         return {"generator": None}
-    from drills.core.generators import REGISTRY  # imported late: generators may register late
+    from drills.generators import REGISTRY  # imported late: generators may register late
 
     gen = REGISTRY.get(name)
     if gen is not None and gen.kind == "scenario":

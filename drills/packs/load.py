@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drills.core.questions import Question
+from drills.model import Question
 from drills.packs.errors import PackError
 from drills.packs.meta import PackMeta
 from drills.paths import builtin_packs_dir

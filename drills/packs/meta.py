@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from drills.core.questions import Tolerance
+from drills.model import Tolerance
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from drills.core import metrics as _metrics
-from drills.core.questions import AP_CONVENTION_NAMES, GAINS, QUERY_METRICS, Problem
-from drills.core.questions import MEASURED_METRICS as MEASURED
+from drills.engine.metrics import ndcg as _metrics
+from drills.engine.problem import AP_CONVENTION_NAMES, GAINS, QUERY_METRICS, Problem
+from drills.engine.problem import MEASURED_METRICS as MEASURED
 from drills.packs.yamlsafe import INVALID
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def _queries(c: Checker, raw: Any, p: FieldPath) -> tuple[Problem, ...] | None:
 
 
 def _persistence(c: Checker, raw: Any, p: FieldPath) -> Any:
-    from drills.core.cascade_metrics import parse_persistence
+    from drills.engine.metrics.cascade import parse_persistence
 
     if raw is INVALID:
         return None

@@ -1,6 +1,6 @@
 """The ``scenario`` question kind: one shared ``problem`` (or a scenario ``generator`` that draws
 one) and ``steps``, each a question of an existing kind, checked field by field with
-file:line errors (see drills.core.scenario and docs/scenarios.md).
+file:line errors (see drills.grading.scenario and docs/scenarios.md).
 
 A numeric step names a ``metric`` (its answer is the engine's, on the shared problem with the
 step's ``change`` applied) or, in a fixed scenario, a fixed ``answer``; ``uses`` names the
@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from drills.core.questions import GAINS, METRICS, STEP_KINDS, TOPICS, Part, Question, Source
-from drills.core.scenario import CHANGES, MAX_STEPS, MIN_STEPS, ScenarioError, bind, changed
+from drills.engine.problem import GAINS, METRICS
+from drills.grading.scenario import CHANGES, MAX_STEPS, MIN_STEPS, ScenarioError, bind, changed
+from drills.model import STEP_KINDS, TOPICS, Part, Question, Source
 from drills.packs import codekind, problems
 from drills.packs.errors import excerpt, suggest
 from drills.packs.yamlsafe import INVALID
@@ -79,7 +80,7 @@ def scenario(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dic
 
 
 def _generator(c: Checker, item: dict, p: FieldPath) -> dict[str, Any]:
-    from drills.core.generators import REGISTRY
+    from drills.generators import REGISTRY
 
     name = c.text(item, p, "generator", required=True)
     params = item.get("params") or {}
@@ -215,7 +216,7 @@ def _numeric(c: Checker, m: dict, p: FieldPath, problem: Any, generated: bool,
         return {"answer": kinds._answer(c, m["answer"], (*p, "answer")), "unit": c.text(m, p, "unit")}
     metric = c.choice(m, p, "metric", METRICS, required=True)
     if metric is not None and problem is not None and change is not None:
-        from drills.core import metrics as _metrics
+        from drills.engine.metrics import ndcg as _metrics
 
         try:
             _metrics.metric_value(changed(problem, change, metric), metric)
@@ -231,7 +232,7 @@ def finish(c: Checker, q: Question, p: FieldPath) -> Question | None:
     try:
         if q.problem is not None:
             return bind(q, q.problem, q.steps)
-        from drills.core.plan import GenerationError, instantiate, item_rng
+        from drills.quiz.plan import GenerationError, instantiate, item_rng
 
         for seed in range(DRAWS):  # the lint tries many more
             instantiate(q, item_rng(seed, 0, q.id))

@@ -14,7 +14,8 @@ import math
 import re
 from typing import Any
 
-from drills.core.questions import DIFFICULTIES, GAINS, KINDS, TOPICS, Question, Source, Tolerance
+from drills.engine.problem import GAINS
+from drills.model import DIFFICULTIES, KINDS, TOPICS, Question, Source, Tolerance
 from drills.packs import codekind, kinds, scenariokind
 from drills.packs.document import described
 from drills.packs.errors import FieldPath, excerpt, suggest

@@ -13,9 +13,9 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
-from drills.core.safetext import first_control
 from drills.packs.document import INVALID, Document, Stop
 from drills.packs.errors import FieldPath, excerpt
+from drills.safetext import first_control
 
 __all__ = ["INVALID", "Builder", "Document", "Stop"]
 

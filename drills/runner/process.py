@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from drills.runner.outcome import Watch, verdict
 from drills.runner.results import DEFAULT_LIMITS, Limits, RunResult
-from drills.runner.verdict import Watch, verdict
 
 BOOT = Path(__file__).with_name("boot.py")
 PAYLOAD = ".drills-payload"  # the bootstrap deletes it before running any learner code

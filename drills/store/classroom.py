@@ -1,7 +1,7 @@
 """Stats over exports instead of the local history: ``drills stats --from`` (a class report).
 
 The exports are merged (drills.store.merge, the rules of ``drills history import``) into
-an in-memory history, never the local one, and ``drills.store.stats`` runs over that: the
+an in-memory history, never the local one, and ``drills.store.progress`` runs over that: the
 same numbers as ``drills stats`` would show for those answers. An answer in two files
 (a learner's laptop and desktop exports after a sync) counts once. ``by_learner`` does the
 same per learner, the name each export carries (``[profile] learner``; an export without
@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from drills.store.exchange import Export
+from drills.store.history_import import Export
 
 TOP_SLIPS = 5
 _DROPPED = ("review",)  # a review schedule belongs to the machine it runs on
@@ -28,9 +28,9 @@ def learner_of(export: Export) -> str:
 def _merged(exports: list[Export]) -> tuple[Any, dict[str, int]]:
     """An in-memory Store holding the answers and sessions of ``exports`` (review cards
     left out), and the damaged rows skipped per file."""
-    from drills.store.history import Store
     from drills.store.home import empty_history
     from drills.store.merge import merge
+    from drills.store.store import Store
 
     store = Store(empty_history(), Path(":memory:"), memory=True)
     damaged: dict[str, int] = {}
@@ -46,7 +46,7 @@ def _merged(exports: list[Export]) -> tuple[Any, dict[str, int]]:
 def union_stats(exports: list[Export], now: datetime) -> tuple[dict[str, Any], dict[str, int]]:
     """``drills stats --json`` over every answer of ``exports`` (without ``review``), with
     ``files`` and ``learners`` added; and the damaged rows skipped per file."""
-    from drills.store.stats import stats
+    from drills.store.progress import stats
 
     store, damaged = _merged(exports)
     try:
@@ -69,7 +69,7 @@ def by_learner(exports: list[Export], now: datetime) -> tuple[dict[str, Any], di
     sessions, mean_seconds, first_answer, last_answer, by_topic, misconceptions`` (most
     frequent first) and ``slips`` (the top TOP_SLIPS: ``{id, count, topics}``); with the
     class's totals. And the damaged rows skipped per file."""
-    from drills.store.stats import _ratio, stats
+    from drills.store.progress import _ratio, stats
 
     groups: dict[str, list[Export]] = {}
     for export in exports:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from drills.store.db import parse_utc, utc_text
 
 if TYPE_CHECKING:
-    from drills.store.history import Store
+    from drills.store.store import Store
 
 # `due` exactly as utc_text writes it, on a real calendar day (the julianday round trip
 # turns 2026-02-30 into 2026-03-01); coalesce: NULL (a damaged value) is not a date either.

@@ -12,7 +12,7 @@ or not at all, and a quiz running in another terminal only waits. The rules:
   of its last review; then more reviews; then the card text, so both sides of a two-way
   merge agree), stored as the JSON fsrs wrote. Imported answers do not review cards.
 
-A damaged row (see drills.store.exchange) is skipped and counted; an answer whose session
+A damaged row (see drills.store.history_import) is skipped and counted; an answer whose session
 is neither in the file nor here counts as damaged too. Importing the same file again adds
 nothing, and A's export into B plus B's into A leaves both with the same answers.
 """
@@ -26,10 +26,10 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from drills.store.attempt import Attempt, attempt_from_row
-from drills.store.exchange import Export, check_card, check_session, timestamp
+from drills.store.history_import import Export, check_card, check_session, timestamp
 
 if TYPE_CHECKING:
-    from drills.store.history import Store
+    from drills.store.store import Store
 
 MAX_SECONDS = 24 * 3600  # an answer's time: the longest session drills runs is a day
 
@@ -97,7 +97,7 @@ def check(export: Export) -> _Checked:
 
 def merge(store: Store, export: Export) -> Merged:
     """Merge ``export`` into ``store`` in one transaction; returns what it added."""
-    from drills.store.history import _INSERT, _row
+    from drills.store.store import _INSERT, _row
 
     checked = check(export)
 

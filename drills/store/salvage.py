@@ -27,7 +27,7 @@ from drills.store.db import StoreError, connect, copy_aside, utc_text, write
 from drills.store.migrations import fill_uids, migrate
 
 if TYPE_CHECKING:
-    from drills.store.history import Store
+    from drills.store.store import Store
 
 TABLES: tuple[str, ...] = ("sessions", "attempts", "review_cards")
 MAX_STEP = 1024  # the largest jump when probing past damage (a bigger one may skip good rows)

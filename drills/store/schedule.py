@@ -16,10 +16,10 @@ from drills.store.db import recovering, utc_text
 from drills.store.fields import DUE_OK, count_damaged_cards, next_due
 
 if TYPE_CHECKING:
-    from drills.store.history import Store
+    from drills.store.store import Store
 
 FORECAST_DAYS = 14
-# The item key of an attempt in SQL, as drills.store.review.item_key builds it: a
+# The item key of an attempt in SQL, as drills.store.cards.item_key builds it: a
 # scenario's step is its scenario's item (even when a generator drew it).
 _ITEM_KEY = ("CASE WHEN coalesce(a.scenario, '') != '' THEN 'q:' || a.scenario "
              "WHEN coalesce(a.generator, '') != '' "

@@ -16,7 +16,7 @@ from drills.store.db import recovering
 from drills.store.verdicts import is_right, right_sql
 
 if TYPE_CHECKING:
-    from drills.store.history import Store
+    from drills.store.store import Store
 
 _ANSWER_COLUMNS = ("attempt_id", "question_id", "topic", "kind", "generator", "verdict",
                    "given", "expected", "expected_value", "misconceptions", "seconds",

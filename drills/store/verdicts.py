@@ -9,7 +9,7 @@ each other. Light: no sqlite3, no fsrs.
 
 from __future__ import annotations
 
-from drills.core.scenario import RIGHT  # noqa: F401 - the one definition (the quiz counts by it too)
+from drills.grading.scenario import RIGHT  # noqa: F401 - the one definition (the quiz counts by it too)
 
 VERDICTS: tuple[str, ...] = ("correct", "consistent", "close", "wrong", "skipped", "timeout")
 MISSES: tuple[str, ...] = tuple(v for v in VERDICTS if v not in RIGHT)

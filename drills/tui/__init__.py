@@ -1,4 +1,4 @@
-"""Terminal front ends over ``drills.session``: prompt_toolkit when on a terminal, plain lines otherwise.
+"""Terminal front ends over ``drills.quiz.session``: prompt_toolkit when on a terminal, plain lines otherwise.
 
 Both front ends hand every event to ``Output.emit``, which first passes records to
 the caller (store + transcript, committed before anything else is shown) and then
@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
-from drills.session import (
+from drills.quiz.session import (
     RECORD_EVENTS,
     Event,
     Finished,
@@ -134,9 +134,9 @@ def warm_up() -> None:
         try:
             import sympy  # noqa: F401
 
-            import drills.core.checking  # noqa: F401
-            import drills.core.diagnose  # noqa: F401
-            import drills.core.grading  # noqa: F401
+            import drills.grading.check  # noqa: F401
+            import drills.grading.diagnose  # noqa: F401
+            import drills.grading.tolerance  # noqa: F401
         except Exception:  # noqa: BLE001 - warming is best effort; the real import reports
             pass
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from drills.core.safetext import visible
+from drills.safetext import visible
 
 
 def number(r: Any) -> int:

@@ -12,8 +12,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from drills.core.codetext import SourceError, source_text
-from drills.core.questions import Question
+from drills.coding.text import SourceError, source_text
+from drills.model import Question
 
 END = ":end"  # a typed code answer ends with this line
 
@@ -41,7 +41,7 @@ def code_file(question: Question) -> Path:
 
 def scaffold_file(question: Question) -> Path:
     """The question's file, written with the scaffold unless it is already there."""
-    from drills.core.codetext import scaffold
+    from drills.coding.text import scaffold
 
     path = code_file(question)
     if not path.exists():
@@ -58,7 +58,7 @@ def edit(question: Question, command: list[str]) -> str | None:
     """Open the question's file in ``command``; its text afterwards, or None when the learner
     left the scaffold as it was (nothing to grade). An editor that exits with an error
     status (vim's :cq) cancels: nothing is submitted."""
-    from drills.core.codetext import scaffold
+    from drills.coding.text import scaffold
 
     try:
         path = scaffold_file(question)

@@ -20,7 +20,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 
-from drills.session import Session, Summary
+from drills.quiz.session import Session, Summary
 from drills.tui import CONCEPT_END, OnRecord, Output, Signalled, settle, warm_up
 from drills.tui.capped import CappedParser, Overflow
 from drills.tui.codeinput import END, editor, typed_code
@@ -48,8 +48,8 @@ def _history() -> tuple[History, str | None]:
     import os
     import stat
 
-    from drills.core.safetext import visible
     from drills.paths import home
+    from drills.safetext import visible
 
     try:
         folder = home()

@@ -14,7 +14,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import History
 
-from drills.session import ALIASES, COMMANDS
+from drills.quiz.session import ALIASES, COMMANDS
 
 
 class CommandCompleter(Completer):

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
-from drills.core.safetext import terminal_text
+from drills.safetext import terminal_text
 
 
 def pager_command() -> list[str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 
-from drills.session import Session, Summary
+from drills.quiz.session import Session, Summary
 from drills.tui import PLAIN_END, OnRecord, Output
 from drills.tui.codeinput import END, typed_code
 from drills.tui.render import Style, use_color

@@ -12,9 +12,8 @@ import textwrap
 from dataclasses import dataclass
 from typing import IO, Any
 
-from drills.core.questions import LETTERS, Question
-from drills.core.safetext import shorten, visible
-from drills.session import (
+from drills.model import LETTERS, Question
+from drills.quiz.session import (
     Finished,
     Graded,
     HintShown,
@@ -29,6 +28,7 @@ from drills.session import (
     TimedOut,
     Waiting,
 )
+from drills.safetext import shorten, visible
 from drills.tui.chains import chain_lines, number, time_lines
 
 _LIST_ITEM = re.compile(r"\s*([-*]|\d+[.)]|[a-z]\))\s+")
@@ -60,7 +60,7 @@ def display_width() -> int:
 
 def elide(text: str, width: int) -> str:
     """A long exact form cut between whole terms (``15/2 + ... + 1/log2(31)``); whole in :steps."""
-    from drills.core.explain import Layout
+    from drills.engine.worked import Layout
 
     return Layout(exact_width=width).exact(text)
 
@@ -155,7 +155,7 @@ def code_lines(q: Question, indent: str = "") -> list[str]:
     (never reflowed: indentation is meaning), each line sanitised."""
     if not q.code and q.kind != "code":
         return []
-    from drills.core.codetext import code_lines as lines
+    from drills.coding.text import code_lines as lines
 
     return [indent + visible(line) if line else "" for line in lines(q)]
 
@@ -210,7 +210,7 @@ def graded(ev: Graded, style: Style) -> str:
 
 def card(r: Record, style: Style, color: str) -> str:
     """A miss in brief: the verdict, the named slip and the step that went wrong; about 12 lines."""
-    from drills.core.checking import explain as outcome_text
+    from drills.grading.check import explain as outcome_text
 
     head, _, rest = outcome_text(r.outcome, steps=False).partition("\n")
     head = head[:1].upper() + head[1:]
@@ -228,11 +228,11 @@ def card(r: Record, style: Style, color: str) -> str:
 
 def narrow_tables(text: str, question: Any, width: int) -> str:
     """Under 72 columns, the worked tables in ``text`` in their narrow layout (rows never wrap)."""
-    from drills.core.explain import NARROW_BELOW
+    from drills.engine.worked import NARROW_BELOW
 
     if width >= NARROW_BELOW or question.problem is None or not question.metric:
         return text
-    from drills.core.explain import Layout, worked_for
+    from drills.engine.worked import Layout, worked_for
 
     wide = worked_for(question)
     return text.replace(wide, worked_for(question, Layout(narrow=True)) or wide) if wide else text
@@ -320,7 +320,7 @@ def report(s: Summary, style: Style) -> str:
     lines += ["", style.paint("Time per question", "bold"), *time_lines(s.records)]
     lines += chain_lines(s.records, style)
     if s.misconceptions:
-        from drills.core.diagnose import CATALOG
+        from drills.grading.diagnose import CATALOG
 
         lines += ["", style.paint("Wrong formulas you used", "bold")]
         for mid, n in sorted(s.misconceptions.items(), key=lambda kv: -kv[1]):

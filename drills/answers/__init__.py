@@ -1,0 +1,1 @@
+"""The safe answer parser: typed text to a small exact tree, its value, exactness."""

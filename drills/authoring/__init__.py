@@ -1,0 +1,1 @@
+"""For pack authors: the pack linter, the slip lint, the starter pack template."""

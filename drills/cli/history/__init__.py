@@ -1,0 +1,1 @@
+"""``drills history``: list, show, export, import."""

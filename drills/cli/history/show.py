@@ -1,0 +1,175 @@
+"""The text of ``drills history list`` and ``drills history show``: a table of sessions,
+and one session's report card again (the mock report's sections, then every answer).
+
+Everything from the history is shown through ``visible``/``shorten``; colour only when
+``Style.color`` says so (``drills.display.use_color``). A scenario's step is listed under
+``<scenario id>#<step>``, the id its step question has in the pack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drills.safetext import shorten, visible
+from drills.store.sessions import step_label
+from drills.store.verdicts import is_right
+from drills.tui.render import Style, clock_text
+
+MISS_COLORS = {"correct": "green", "consistent": "green", "close": "yellow"}  # else: red
+GIVEN_WIDTH = 60
+
+
+def local_time(text: Any) -> str:
+    """A stored UTC timestamp as local ``YYYY-MM-DD HH:MM``; damaged text shown as it is."""
+    from drills.store.db import parse_utc
+
+    try:
+        return parse_utc(text).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError, OverflowError):
+        return visible(str(text))
+
+
+def _seed(session: dict[str, Any]) -> str:
+    """The seed to rerun with; a review has none (its items come from the schedule)."""
+    seed = session["seed"]
+    return "-" if seed is None or session["mode"] == "review" else visible(str(seed))
+
+
+def _state(session: dict[str, Any]) -> str:
+    if session["recovered"]:
+        return "recovered"
+    state = "not ended" if session["ended_at"] is None else ""
+    if session.get("imported"):
+        state = f"imported, {state}" if state else "imported"
+    return state
+
+
+def list_lines(sessions: list[dict[str, Any]], total: int, style: Style) -> list[str]:
+    """A heading, one row per session (id, local start, mode, score, seed), a footer when cut."""
+    lines = [style.paint(f"{'ID':>5}  {'WHEN (local)':<16}  {'MODE':<8}  {'SCORE':>7}  SEED", "bold")]
+    for s in sessions:
+        score = f"{s['correct']}/{s['answered']}"
+        state = _state(s)
+        lines.append(f"{s['id']:>5}  {local_time(s['started_at']):<16}  "
+                     f"{visible(str(s['mode'])):<8}  {score:>7}  {_seed(s)}"
+                     + (f"  ({state})" if state else ""))
+    if len(sessions) < total:
+        lines.append(f"Showing the {len(sessions)} most recent of {total:,} sessions; "
+                     "--limit N shows more.")
+    return lines
+
+
+def _counts(answers: list[dict[str, Any]]) -> str:
+    counts: dict[str, int] = {}
+    for a in answers:
+        counts[str(a["verdict"])] = counts.get(str(a["verdict"]), 0) + 1
+    parts = [f"{counts[v]} {v}" for v in ("close", "wrong", "skipped", "timeout") if counts.get(v)]
+    if counts.get("consistent"):  # right, so among the correct ones: said as part of them
+        parts.insert(0, f"{counts['consistent']} of them consistent")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _seconds(answer: dict[str, Any]) -> float:
+    """Time taken; 0 for a damaged value (a blob, text), which is not worth a traceback."""
+    value = answer["seconds"]
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+    return float(value) if ok and 0 <= value < 1e9 else 0.0
+
+
+def _limit(options: dict[str, Any]) -> float | None:
+    value = options.get("per_question")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _head(s: dict[str, Any], style: Style) -> list[str]:
+    title = f"Session {s['id']} · {visible(str(s['mode']))} · {local_time(s['started_at'])}"
+    seed = _seed(s)
+    lines = [style.paint(title + (f" · seed {seed}" if seed != "-" else ""), "bold", "cyan")]
+    answers = s["answers"]
+    secs = sum(_seconds(a) for a in answers)
+    lines.append(f"Score: {s['correct']}/{s['answered']} correct{_counts(answers)}; "
+                 f"{clock_text(secs)} answering.")
+    planned = s["options"].get("count")
+    if s["recovered"]:
+        lines.append("Recovered from a damaged history: the session's own record was lost.")
+    elif s["ended_at"] is None:
+        lines.append("Not ended: drills stopped before its summary (or it is still running).")
+    elif s["quit_early"] and isinstance(planned, int) and planned > s.get("items", s["answered"]):
+        lines.append(f"Ended early: answered {s.get('items', s['answered'])} of {planned} "
+                     "questions.")
+    return lines
+
+
+def _slips(answers: list[dict[str, Any]], style: Style) -> list[str]:
+    hits: dict[str, int] = {}
+    for a in answers:
+        for m in a["misconceptions"]:
+            hits[m] = hits.get(m, 0) + 1
+    if not hits:
+        return []
+    from drills.cli.stats.stats import _titles
+
+    titles = _titles()
+    lines = ["", style.paint("Wrong formulas you used", "bold")]
+    for mid, n in sorted(hits.items(), key=lambda kv: (-kv[1], kv[0])):
+        title = titles.get(mid)
+        lines.append(f"  {visible(mid)} x{n}" + (f": {title}" if title else ""))
+    return lines
+
+
+def _answer(i: int, a: dict[str, Any], style: Style) -> list[str]:
+    verdict = str(a["verdict"])
+    grade = f", self-graded {a['self_grade']}" if a["self_grade"] else ""
+    where = ", ".join(visible(str(x)) for x in (a["topic"], a["difficulty"]) if x)
+    label = step_label(a) or str(a["question_id"])
+    head = f"  {i:>2}. {visible(label)} ({where}): "
+    lines = [head + style.paint(visible(verdict) + grade, MISS_COLORS.get(verdict, "red"))]
+    given = str(a["given"] or "").strip()
+    shown = shorten(given.splitlines()[0], GIVEN_WIDTH) if given else "(nothing)"
+    if len(given.splitlines()) > 1 and not shown.endswith("..."):
+        shown += " ..."
+    lines.append(f"      you answered: {shown}")
+    expected = str(a["expected"] or "").strip()
+    if expected and (a["kind"] != "concept" or verdict != "correct"):
+        answer = shorten(expected.splitlines()[0], GIVEN_WIDTH)
+        if isinstance(a["expected_value"], (int, float)) and expected != f"{a['expected_value']:.6g}":
+            answer += f" = {a['expected_value']:.6g}"
+        label = "model answer" if a["kind"] == "concept" else "the answer"
+        lines.append(f"      {label}: {answer}")
+    if verdict == "consistent":
+        lines.append("      right from your own earlier numbers: the slip was in an earlier step")
+    if a["misconceptions"]:
+        lines.append(f"      diagnosis: {visible(', '.join(a['misconceptions']))}")
+    return lines
+
+
+def report_text(s: dict[str, Any], style: Style) -> str:
+    """The report card of one session (``drills.store.sessions.session_report``)."""
+    answers = s["answers"]
+    lines = _head(s, style)
+    if not answers:
+        lines.append("No question was answered in this session.")
+        return "\n".join(lines)
+    topics: dict[str, list[int]] = {}
+    for a in answers:
+        t = topics.setdefault(str(a["topic"]), [0, 0])
+        t[0] += is_right(a["verdict"])
+        t[1] += 1
+    lines += ["", style.paint("Score by topic", "bold")]
+    lines += [visible(f"  {topic:<22} {right}/{n}") for topic, (right, n) in sorted(topics.items())]
+    limit = _limit(s["options"])
+    lines += ["", style.paint("Time per question", "bold")]
+    for i, a in enumerate(answers, start=1):
+        step = a.get("step") if a.get("scenario") is not None else None
+        # a scenario's steps share its time (the per-question limit times its steps): no limit per step
+        of = f" of {clock_text(limit)}" if limit and step is None else ""
+        where = f"  (scenario step {step})" if step is not None else ""
+        lines.append(visible(f"  {i:>2}. {str(a['topic']):<22} "
+                             f"{clock_text(_seconds(a)):>5}{of}  {a['verdict']}{where}"))
+    lines += _slips(answers, style)
+    lines += ["", style.paint("What to review next", "bold")]
+    lines += [visible(f"  - {item}") for item in s["review"]] or ["  - nothing missed"]
+    lines += ["", style.paint("Answers", "bold")]
+    for i, a in enumerate(answers, start=1):
+        lines += _answer(i, a, style)
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""``drills packs``: list, validate, lint, new, install, update, remove."""

@@ -1,0 +1,1 @@
+"""``drills practice``, ``drills mock`` and ``drills code``: running a quiz."""

@@ -1,0 +1,125 @@
+"""Around a practice session: the first run's welcome, a short plan said at the start,
+resuming an interrupted session, and the retry round of the questions just missed.
+
+The quiz itself stays in ``drills.quiz.session`` (pure) and ``drills.cli.quiz.run.run_quiz``;
+this module decides what to ask and reads the history for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from drills.cli.common import plural
+from drills.model import DIFFICULTIES, Question
+
+WELCOME = (
+    "Welcome to drills: practice for ranking-metrics interviews.\n"
+    "Each question says what to answer: a number (0.7592) or an exact expression "
+    "(13/2 + 1/log2(3)), a letter, or a few sentences. A miss names the slip your number "
+    "matches; then Enter goes on and s shows the worked solution.\n"
+    "Keys: :hint, :skip (or Ctrl-C), :steps, :quit (or Ctrl-D), :help; Tab completes.\n"
+    "This first session starts with the easy questions.")
+
+
+def welcome_text() -> str:
+    """WELCOME wrapped to the terminal."""
+    from drills.tui.render import Style, display_width
+
+    return Style(width=display_width()).wrap(WELCOME)
+
+
+def shortfall(asked: int, count: int, topics: Sequence[str], difficulty: str | None) -> str | None:
+    """``Only 1 easy lambdarank question matches; asking 1.`` when fewer than --count match."""
+    if asked >= count:
+        return None
+    what = " ".join(x for x in (difficulty or "", "/".join(topics)) if x)
+    noun = f"{what} question" if what else "question"
+    verb = "matches" if asked == 1 else "match"
+    return f"Only {plural(asked, noun)} {verb} (--count {count}); asking {asked}."
+
+
+def first_run(store: Any) -> bool:
+    """No answer in the history yet."""
+    def read() -> bool:
+        return not store.conn.execute("SELECT EXISTS (SELECT 1 FROM attempts)").fetchone()[0]
+
+    try:
+        return bool(store.reading(read))
+    except Exception:  # noqa: BLE001 - a welcome is never worth an error
+        return False
+
+
+def ramp(items: Sequence[Question]) -> list[Question]:
+    """Easy first, then medium, then hard; the seeded order kept within each."""
+    rank = {d: i for i, d in enumerate(DIFFICULTIES)}
+    return sorted(items, key=lambda q: rank.get(q.difficulty, len(rank)))
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """An interrupted practice session: its row, seed, options and how many were answered."""
+
+    id: int
+    seed: int
+    options: dict[str, Any]
+    answered: int
+
+
+def last_unfinished(store: Any) -> Unfinished | None:
+    """The newest practice session that was quit or cut off before its last question,
+    unless a later session already resumed it (never one imported from another machine). ``answered`` counts answers (a scenario's
+    steps each one: ``_resume`` maps them onto the plan); whether any question is left is
+    counted in planned items, a scenario's steps being one (``items_answered``)."""
+    from drills.store.sessions import items_answered
+
+    def read() -> Unfinished | None:
+        rows = store.conn.execute(
+            "SELECT s.id, s.seed, s.options, s.ended_at, s.report "
+            "FROM sessions s WHERE s.mode = 'practice' AND (CASE WHEN json_valid(s.options) "
+            "THEN json_extract(s.options, '$.imported') END) IS NULL "  # not another machine's
+            "ORDER BY s.id DESC LIMIT 50").fetchall()
+        resumed = set()
+        for sid, seed, options, ended, report in rows:
+            try:
+                opts = json.loads(options or "{}")
+                rep = json.loads(report or "{}")
+            except ValueError:
+                continue
+            if not isinstance(opts, dict) or not isinstance(rep, dict):
+                continue
+            if isinstance(opts.get("resumed_from"), int):
+                resumed.add(opts["resumed_from"])
+            if sid in resumed or seed is None:
+                continue
+            planned = len(opts.get("plan") or []) or int(opts.get("count") or 0)
+            cut_off = ended is None or bool(rep.get("quit_early"))
+            if not cut_off:
+                return None  # the newest practice session was finished: nothing to resume
+            steps = store.conn.execute("SELECT scenario, step FROM attempts "
+                                       "WHERE session_id = ? ORDER BY id", (sid,)).fetchall()
+            sizes = opts.get("plan_steps")  # answers each planned item takes (a scenario: its steps)
+            if isinstance(sizes, list) and sizes and all(type(x) is int for x in sizes):
+                left = len(steps) < sum(sizes)  # a last scenario cut short is left too
+            else:
+                left = items_answered(steps) < planned
+            if left:
+                return Unfinished(int(sid), int(seed), opts, len(steps))
+        return None
+
+    return store.reading(read)
+
+
+def retry_items(missed: Sequence[Question], catalog: Sequence[Question], seed: int) -> list[Question]:
+    """The missed questions again: fixed ones as they were, generated ones (and scenarios a
+    generator drew) as fresh variants."""
+    from drills.quiz.plan import instantiate, item_rng
+
+    templates = {q.id: q for q in catalog if q.kind in ("generated", "scenario") and q.generator}
+    out = []
+    for i, q in enumerate(missed):
+        template = templates.get(q.id) if q.generator else None
+        out.append(instantiate(template, item_rng(seed, i, q.id)) if template is not None else q)
+    return out

@@ -1,0 +1,1 @@
+"""``drills review``: due items, the forecast."""

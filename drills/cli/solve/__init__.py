@@ -1,0 +1,1 @@
+"""``drills solve``: NDCG step by step, one metric, TREC files."""

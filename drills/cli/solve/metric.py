@@ -1,0 +1,145 @@
+"""``drills solve --metric ap|precision|recall|rprec|hit|rr|err|rbp``: one ranking, one metric.
+
+The worked table and equation come from ``drills.engine.measures`` (the grader's own result);
+``--answer`` is graded by the same ``check`` as the quiz, so the verdict, the slip named and
+the steps agree with practice.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from drills.cli.common import Exit, fail, parse_grades, tolerance_option
+
+NAMES = {"ap": "AP", "precision": "precision", "recall": "recall", "rprec": "R-precision",
+         "hit": "hit", "rr": "reciprocal rank", "err": "ERR", "rbp": "RBP"}
+
+
+def solve_metric(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | None,
+                 threshold: int, denominator: str, persistence: str | None, max_grade: int | None,
+                 answer: str | None, tolerance: str | None, all_rows: bool, as_json: bool) -> None:
+    from drills.engine.measures import measure
+    from drills.engine.metrics.cascade import parse_persistence
+    from drills.engine.metrics.ndcg import ProblemError
+    from drills.engine.problem import Problem
+
+    grades = parse_grades(" ".join(relevance))
+    pool = parse_grades(judged, "judged") if judged is not None else None
+    override = tolerance_option(tolerance)
+    if persistence is not None and metric != "rbp":
+        fail("--persistence is RBP's: use it with --metric rbp")
+    if denominator != "R" and metric != "ap":
+        fail("--denominator is AP's: use it with --metric ap")
+    if max_grade is not None and metric not in ("err", "rbp"):
+        fail("--max-grade is g_max of ERR and RBP: use it with --metric err or rbp")
+    if threshold != 1 and metric in ("err", "rbp"):
+        fail(f"--threshold binarises grades for the binary metrics; {metric} uses the grades themselves")
+    if k is not None and metric == "rprec":
+        fail("R-precision has its own cut-off, R: drop --k")
+    try:
+        p = parse_persistence(persistence) if metric == "rbp" else None
+        problem = Problem(grades, pool, k, threshold=threshold, convention=denominator,
+                          persistence=p, max_grade=max_grade)
+        result = measure(problem, metric)
+    except ProblemError as exc:
+        fail(str(exc))
+    outcome = None
+    if answer is not None:
+        from drills.cli.solve.solve import _check
+
+        outcome = _check(problem, metric, answer, override)
+        if outcome.verdict == "invalid" and not as_json:
+            fail(outcome.summary.splitlines()[0])
+    if as_json:
+        click.echo(json.dumps(_json(problem, metric, result, answer, outcome), indent=2))
+    else:
+        _text(problem, metric, result, outcome, all_rows)
+    if outcome is not None:
+        sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
+
+
+def _ndcg_keys(problem: Any) -> dict[str, Any]:
+    """The NDCG solution's keys, when the same grades make an NDCG problem (a pool that leaves
+    out ranked non-relevant grades gets them back: they change no IDCG)."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from drills.engine.metrics.ndcg import ProblemError, solve
+    from drills.engine.worked import solution_json
+
+    pool = problem.judged
+    if pool is not None:
+        missing = Counter(problem.relevance) - Counter(pool)
+        if any(g > 0 for g in missing):
+            return {}
+        pool = tuple(pool) + tuple(missing.elements())
+    try:
+        return solution_json(solve(replace(problem, judged=pool)))
+    except ProblemError:
+        return {}
+
+
+def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: Any) -> dict[str, Any]:
+    from drills.engine.exact import fraction_text, short_fraction
+    from drills.engine.metrics.cascade import CascadeResult
+
+    data = _ndcg_keys(problem)
+    data.update(relevance=list(problem.relevance),
+                judged=list(problem.judged) if problem.judged is not None else None, k=problem.k)
+    data["metric"] = metric
+    entry: dict[str, Any] = {"exact": result.text, "value": result.value, "label": result.label,
+                             "working": result.working, "note": result.note}
+    if isinstance(result, CascadeResult):
+        entry["max_grade"] = result.max_grade
+        if result.persistence is not None:
+            entry["persistence"] = fraction_text(result.persistence)
+            entry["residual"] = {"exact": fraction_text(result.residual), "value": float(result.residual)}
+        # a row's fraction past 60 characters is given by its value (the total stays exact)
+        entry["rows"] = [{"rank": r.rank, "grade": r.grade, "stop": short_fraction(r.stop, 60),
+                          "reach": short_fraction(r.reach, 60),
+                          "contribution": short_fraction(r.contribution, 60),
+                          "running": short_fraction(r.running, 60)} for r in result.rows]
+    else:
+        entry.update(threshold=result.threshold, relevant_total=result.relevant_total)
+        if result.convention is not None:
+            entry["denominator"] = result.convention
+        entry["rows"] = [{"rank": r.rank, "grade": r.grade, "relevant": r.relevant, "hits": r.hits,
+                          "precision": fraction_text(r.precision), "counts": r.counts}
+                         for r in result.rows]
+    data[metric] = entry
+    if outcome is not None:
+        from drills.cli.solve.solve import check_json
+
+        data["check"] = check_json(outcome, answer or "", metric)
+    return data
+
+
+def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) -> None:
+    from dataclasses import replace
+
+    from drills.cli.solve.solve import _screen_rows, _width, echo_verdict
+    from drills.display import use_color
+    from drills.engine.exact import decimal_text, with_value
+    from drills.engine.measures import worked
+    from drills.tui.render import Style
+
+    width = _width()
+    style = Style(color=use_color(sys.stdout), width=width)
+    if outcome is not None:
+        echo_verdict(outcome, style)
+    limit = 10**6 if all_rows else max(8, _screen_rows() - 12)
+    shown = result if len(result.rows) <= limit else replace(result, rows=result.rows[: limit - 1])
+    text = worked(shown)
+    if shown is not result:
+        # the equation is the whole list's, not the shortened table's
+        text = text.rsplit("\n", 1)[0] + (
+            f"\n  ... {len(result.rows) - len(shown.rows)} more ranks (`drills solve --all` shows "
+            f"every row, --json too)\n{result.working}")
+    click.echo(style.wrap(text))
+    value = decimal_text(result.decimal(), 6)
+    if result.shown == result.text and value != result.text:  # (a long fraction: the equation has it)
+        click.echo(style.wrap(f"{result.label} = {with_value(result.text, value)}"))

@@ -1,0 +1,201 @@
+"""``drills solve``: the worked DCG@k / IDCG@k / NDCG@k solution, and grading one answer."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from drills.cli.common import Exit, fail, parse_grades, tolerance_option
+from drills.engine.problem import AP_CONVENTION_NAMES, SOLVE_METRICS
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("relevance", metavar="RELEVANCE", nargs=-1)
+@click.option("--metric", type=click.Choice(SOLVE_METRICS), default="ndcg", show_default=True,
+              help="What to solve (and check --answer against): ndcg, dcg, idcg, ap, precision, "
+                   "recall, rprec (R-precision), hit, rr, err, rbp.")
+@click.option("--k", "k", type=int, default=None,
+              help="Cut-off k: DCG and IDCG both cut at k; P@k, R@k, AP@k, RR@k, ERR@k (default: "
+                   "none, the whole ranking and pool).")
+@click.option("--judged", default=None, metavar="GRADES",
+              help="The query's full judged pool, e.g. 3,2,1,0 (default: the ranked list itself).")
+@click.option("--gain", type=click.Choice(["exponential", "linear"]), default="exponential",
+              show_default=True, help="NDCG's gain: 2^rel - 1 (exponential) or rel (linear).")
+@click.option("-l", "--threshold", type=click.IntRange(1, 20), default=1, show_default=True, metavar="T",
+              help="Binary metrics count a document relevant when its grade >= T (trec_eval's -l T).")
+@click.option("--denominator", type=click.Choice(AP_CONVENTION_NAMES), default="R", show_default=True,
+              help="AP's denominator: R (relevant in the pool: trec_eval map), min_k_R (ml_metrics "
+                   "apk) or retrieved (relevant retrieved: scikit-learn).")
+@click.option("--persistence", default=None, metavar="P",
+              help="RBP's persistence p, 0 < p < 1, e.g. 0.8 or 4/5 (default 0.8).")
+@click.option("--max-grade", type=click.IntRange(1, 20), default=None, metavar="G",
+              help="ERR's and RBP's top grade g_max (default: the largest grade in the pool).")
+@click.option("--answer", default=None, metavar="X",
+              help="Grade your answer X (0.76, 76%, 7/2, 13/2 + 1/log2(3), ...).")
+@click.option("--tolerance", default=None, metavar="TOL",
+              help="Accepted error for --answer: 0.01 (absolute), 1% (relative) or both "
+                   "0.01,1%. Default: 0.005 or 0.5%, whichever is larger.")
+@click.option("--qrels", default=None, metavar="FILE",
+              help="TREC qrels (qid iter docno rel): evaluate --run against it, as trec_eval does.")
+@click.option("--run", "run_file", default=None, metavar="FILE",
+              help="TREC run (qid Q0 docno rank score tag), with --qrels.")
+@click.option("--query", "query_ids", multiple=True, metavar="QID",
+              help="With --qrels/--run: only this query (repeat for several).")
+@click.option("-m", "--measure", "measure_names", multiple=True, metavar="MEASURE",
+              help="With --qrels/--run: a trec_eval measure (map, map_cut.K, P.K, recall.K, Rprec, "
+                   "recip_rank, ndcg, ndcg_cut.K, success.K, err.K, rbp.P); repeat for several.")
+@click.option("--all", "all_rows", is_flag=True,
+              help="Show every rank of a long list (default: the tables fit one screen).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every row).")
+def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | None, gain: str,
+          threshold: int, denominator: str, persistence: str | None, max_grade: int | None,
+          answer: str | None, tolerance: str | None, qrels: str | None, run_file: str | None,
+          query_ids: tuple[str, ...], measure_names: tuple[str, ...], all_rows: bool,
+          as_json: bool) -> None:
+    """Solve a ranking metric for RELEVANCE, the grades in ranked order (2,1,3,0 or 2 1 3 0),
+    step by step; or evaluate a TREC run against its qrels (--qrels, --run).
+
+    RELEVANCE holds up to 1,000 grades, each from 0 to 20 (--judged too); `[2, 1, 3, 0]`,
+    as prompts print it, works as well.
+
+    Without --k NDCG is uncut: DCG over the whole ranking, IDCG over the whole judged pool
+    (trec_eval's and ranx's ndcg). With --k K both are cut at K. The output says which.
+
+    \b
+    Examples:
+      drills solve 2,1,3,0 --judged 3,2,1,0
+      drills solve 2,1,3,0 --k 2 --gain linear
+      drills solve 2,1,3,0 --answer 0.8675      # graded, and the slip named
+      drills solve 1,0,1,1,0 --judged 1,1,1,1,0 --metric ap --answer 0.8056
+      drills solve 2,1,3,0 --metric err --k 4
+      drills solve --qrels qrels.txt --run run.txt -m map -m P.10
+    Exit codes: 0 ok (or answer correct), 1 answer not correct, 2 bad input.
+    """
+    unknown = [arg for arg in relevance if arg.startswith("--")]
+    if unknown:  # unknown options reach RELEVANCE (so that -1 gets the "negative" message)
+        fail(f"no such option: {unknown[0]} (see drills solve --help)")
+    if qrels is not None or run_file is not None:
+        if relevance:
+            fail("give either RELEVANCE or --qrels with --run, not both")
+        if qrels is None or run_file is None:
+            fail("--qrels and --run go together: give both files")
+        from drills.cli.solve.trec import solve_files
+
+        solve_files(qrels, run_file, query_ids, measure_names, threshold, as_json, all_rows)
+        return
+    if query_ids or measure_names:
+        fail("--query and -m/--measure go with --qrels and --run")
+    if not relevance:
+        fail("give the relevance grades in ranked order, e.g. drills solve 2,1,3,0 "
+             "(or --qrels FILE --run FILE)")
+    if metric not in ("ndcg", "dcg", "idcg"):
+        from drills.cli.solve.metric import solve_metric
+
+        solve_metric(relevance, metric, k, judged, threshold, denominator, persistence, max_grade,
+                     answer, tolerance, all_rows, as_json)
+        return
+    if threshold != 1 or denominator != "R" or persistence is not None or max_grade is not None:
+        fail(f"--threshold, --denominator, --persistence and --max-grade are for the other metrics; "
+             f"{metric} uses the grades with --gain")
+    from drills.engine.metrics.ndcg import ProblemError
+    from drills.engine.metrics.ndcg import solve as solve_problem
+    from drills.engine.problem import Problem
+
+    unknown = [arg for arg in relevance if arg.startswith("--")]
+    if unknown:  # unknown options reach RELEVANCE (so that -1 gets the "negative" message)
+        fail(f"no such option: {unknown[0]} (see drills solve --help)")
+    grades = parse_grades(" ".join(relevance))
+    pool = parse_grades(judged, "judged") if judged is not None else None
+    override = tolerance_option(tolerance)
+    problem = Problem(grades, pool, k, gain)
+    try:
+        sol = solve_problem(problem)
+    except ProblemError as exc:
+        fail(str(exc))
+    outcome = None
+    if answer is not None:
+        outcome = _check(problem, metric, answer, override)
+        if outcome.verdict == "invalid" and not as_json:  # unreadable: a usage error, like the rest
+            fail(outcome.summary.splitlines()[0])
+    if as_json:
+        from drills.engine.worked import solution_json
+
+        data = solution_json(sol)
+        if outcome is not None:
+            data["check"] = check_json(outcome, answer, metric)
+        click.echo(json.dumps(data, indent=2))
+    else:
+        from drills.display import use_color
+        from drills.engine.worked import NARROW_BELOW, Layout, worked_solution
+        from drills.tui.render import Style
+
+        width = _width()
+        style = Style(color=use_color(sys.stdout), width=width)
+        if outcome is not None:
+            echo_verdict(outcome, style)
+        rows = 10**6 if all_rows else max(8, (_screen_rows() - 16) // 2)
+        layout = Layout(narrow=width < NARROW_BELOW, max_rows=rows,
+                        exact_width=None if all_rows else max(40, width - 20))
+        click.echo(style.wrap(worked_solution(sol, layout)))
+    if outcome is not None:
+        sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
+
+
+def _check(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202
+    from drills.grading.check import check
+    from drills.model import Question
+
+    question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
+                        problem=problem, metric=metric)
+    return check(question, answer, override)
+
+
+def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an Outcome
+    """``--json``'s "check": the graded answer, for every metric."""
+    return {
+        "input": answer,
+        "metric": metric,
+        "verdict": outcome.verdict,
+        "exact": outcome.exact,
+        "misconceptions": list(outcome.misconceptions),
+        "error": outcome.error,
+        "tolerance": {"absolute": outcome.tolerance.absolute,
+                      "relative": outcome.tolerance.relative} if outcome.tolerance else None,
+        # the tolerance accepted a slip's value, so it was narrowed: why, and to how many places
+        "narrowed": outcome.narrowed,
+        "decimals": outcome.decimals,
+        "message": outcome.summary,
+    }
+
+
+def echo_verdict(outcome, style) -> None:  # noqa: ANN001 - an Outcome, a render.Style
+    """The graded answer above the worked steps: the verdict line coloured, then the diagnosis."""
+    from drills.grading.check import explain
+
+    head, _, rest = explain(outcome, steps=False).partition("\n")
+    colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
+    click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
+    if rest:
+        click.echo(style.wrap(rest))
+    click.echo("")
+
+
+def _screen_rows() -> int:
+    """The terminal's height; piped output counts as one tall screen of 66 lines (a page)."""
+    import shutil
+
+    return shutil.get_terminal_size((80, 66)).lines if sys.stdout.isatty() else 66
+
+
+def _width() -> int:
+    """The terminal's width for prose (at most 100); piped output is not re-wrapped unless
+    COLUMNS says how wide the reader is."""
+    import os
+
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        from drills.tui.render import display_width
+
+        return display_width()
+    return 10_000

@@ -1,0 +1,1 @@
+"""``drills stats``: progress, and the class report over exports."""

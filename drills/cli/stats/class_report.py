@@ -1,0 +1,142 @@
+"""``drills stats --from EXPORT.json... [--by learner]``: stats over exports, a class report.
+
+The exports are read (a file that is not one: one line, exit 2) and merged in memory by
+drills.store.classroom; the local history is never opened. Without ``--by`` the report is
+the usual ``drills stats`` over every answer in the files; with ``--by learner`` it is one
+row per learner, then each learner's accuracy by topic and most frequent slips, drawn to
+fit 60 columns.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+from typing import Any
+
+import click
+
+from drills.cli.common import echo_paged, fail
+from drills.cli.stats.stats import (
+    Paint,
+    _pct,
+    _table,
+    _titles,
+    _unicode_ok,
+    accuracy_color,
+    painter,
+    render,
+)
+from drills.safetext import json_text, plural, shorten, visible
+
+NAME_WIDTH = 20
+MIN_WIDTH, MAX_WIDTH = 40, 100
+
+
+def report_from(sources: list[str], by: str | None, as_json: bool) -> None:
+    """Read ``sources`` and print the report (``by`` "learner" or None) as text or JSON."""
+    from drills.store.classroom import by_learner, union_stats
+    from drills.store.history_import import ExportError, read_export
+
+    try:
+        exports = [read_export(name) for name in sources]
+    except ExportError as exc:
+        fail(str(exc))
+    now = datetime.now(timezone.utc)
+    data, damaged = (by_learner if by == "learner" else union_stats)(exports, now)
+    for name, n in damaged.items():
+        click.echo(f"Left out {plural(n, 'damaged row')} of {visible(name)} (a missing field, "
+                   "a wrong type, an unknown verdict).", err=True)
+    if as_json:
+        click.echo(json_text(data, indent=2, sort_keys=True))
+        return
+    if not data["attempts"]:
+        click.echo(f"No answers in {plural(len(sources), 'export')}.")
+        return
+    from drills.display import use_color
+
+    color = use_color(sys.stdout)
+    paint, unicode = painter(color), _unicode_ok()
+    if by == "learner":
+        text = class_text(data, _width(), unicode, paint)
+    else:
+        who = ", ".join(visible(name) for name in data["learners"])
+        head = f"From {plural(len(data['files']), 'export')} ({shorten(who, 60)}):"
+        text = head + "\n" + render(data, unicode=unicode, now=now, paint=paint)
+    echo_paged(text, color=color)
+
+
+def _width() -> int:
+    import shutil
+
+    from drills.display import CURRENT
+
+    columns = shutil.get_terminal_size().columns
+    return max(MIN_WIDTH, min(columns, CURRENT.width or MAX_WIDTH))
+
+
+def _top_slip(learner: dict[str, Any]) -> str:
+    slips = learner["slips"]
+    return f"{slips[0]['count']}x {visible(slips[0]['id'])}" if slips else "-"
+
+
+def summary_lines(data: dict[str, Any], width: int, paint: Paint) -> list[str]:
+    """The class table: one row per learner (answers, accuracy, most frequent slip)."""
+    names = [visible(entry["learner"]) for entry in data["learners"]]
+    name_w = max(7, min(NAME_WIDTH, max(len(n) for n in names)))
+    slip_w = max(8, width - name_w - 2 - 7 - 2 - 7 - 2)
+    lines = [paint(f"{'LEARNER':<{name_w}}  {'ANSWERS':>7}  {'CORRECT':>7}  TOP SLIP", "bold")]
+    for name, entry in zip(names, data["learners"], strict=True):
+        right = (" " * 3 + paint(_pct(entry["accuracy"]), accuracy_color(entry["accuracy"]))
+                 if entry["attempts"] else f"{'-':>7}")
+        lines.append(f"{shorten(name, name_w):<{name_w}}  {entry['attempts']:>7,}  {right}  "
+                     f"{shorten(_top_slip(entry), slip_w)}")
+    return lines
+
+
+def learner_lines(entry: dict[str, Any], width: int, unicode: bool, paint: Paint,
+                  titles: dict[str, str]) -> list[str]:
+    """One learner: a heading, accuracy by topic, and the most frequent slips."""
+    n = entry["attempts"]
+    name = shorten(visible(entry["learner"]), max(NAME_WIDTH, width - 32))
+    rest = f": {plural(n, 'answer')}"
+    if n:
+        correct = paint(f"{round(100 * entry['accuracy'])}% correct",
+                        accuracy_color(entry["accuracy"]))
+        rest = f": {correct} of {plural(n, 'answer')}"
+    lines = [paint(name, "bold") + rest]
+    when = f", the last on {_day(entry['last_answer'])}" if entry["last_answer"] else ""
+    lines.append(f"  {plural(entry['sessions'], 'session')}{when}")
+    if entry["by_topic"]:
+        lines += _table("", entry["by_topic"], unicode, paint)[1:]
+    if entry["slips"]:
+        lines.append("  Most frequent slips:")
+        for slip in entry["slips"][:3]:
+            title = titles.get(slip["id"])
+            text = f"{slip['count']:>5}x  {visible(slip['id'])}" + (f": {title}" if title else "")
+            lines.append(shorten(text, width - 2))
+    return lines
+
+
+def _day(text: str) -> str:
+    """A stored UTC time as the local calendar day it fell on."""
+    from drills.store.db import parse_utc
+
+    try:
+        return parse_utc(text).astimezone().strftime("%Y-%m-%d")
+    except (TypeError, ValueError, OverflowError):
+        return visible(str(text))
+
+
+def class_text(data: dict[str, Any], width: int, unicode: bool = True,
+               paint: Paint = lambda text, *names: text) -> str:
+    """The class report: a line of totals, the table, then each learner in turn."""
+    learners = data["learners"]
+    lines = [paint(f"Class report: {plural(len(learners), 'learner')}, "
+                   f"{plural(data['attempts'], 'answer')} from "
+                   f"{plural(len(data['files']), 'export')}", "bold"), ""]
+    lines += summary_lines(data, width, paint)
+    titles = _titles()
+    for entry in learners:
+        lines.append("")
+        lines += learner_lines(entry, width, unicode, paint, titles)
+    return "\n".join(lines)

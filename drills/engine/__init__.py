@@ -1,0 +1,1 @@
+"""Exact values of ranking metrics: problems, the metric families, worked tables."""

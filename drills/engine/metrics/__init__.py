@@ -1,0 +1,1 @@
+"""The metric families, one module each, and registry.py: the one list of metrics."""

@@ -1,0 +1,363 @@
+"""Exact binary-relevance ranking metrics: P@k, R@k, R-precision, Hit@k, RR, MRR, AP, MAP.
+
+Every value here is rational, so it is kept as a ``fractions.Fraction``. Each function
+returns a frozen ``BinaryResult`` (or ``MeanResult`` over several queries) with the exact
+value, its ``text`` ("29/48"), a float ``value`` and the worked ``rows`` (one per rank:
+grade, relevant or not, hits so far, precision at that rank, whether it counts toward AP),
+so the same computation grades an answer and prints its worked table.
+
+Conventions (see the project notes on metrics; trec_eval's by default):
+- graded judgements become binary with ``threshold`` (trec_eval's ``-l``): relevant iff
+  grade >= threshold, default 1;
+- R = relevant documents in the judged pool, retrieved or not; the pool defaults to the
+  ranking itself. A ranked document absent from the pool is non-relevant, so the pool must
+  hold every *relevant* ranked grade; non-relevant ones may be missing;
+- ranks past the end of the list count as non-relevant (P@10 of 5 documents is over 10);
+- AP's denominator is selectable: "R" (trec_eval map / map_cut, ranx), "min_k_R"
+  (ml_metrics apk), "retrieved" (relevant retrieved in the top k: scikit-learn,
+  torchmetrics). AP is 0 when its denominator is 0; so are R@k and R-precision when R = 0.
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from drills.engine.exact import fraction_text, short_fraction
+from drills.engine.metrics.ndcg import MAX_LIST, MAX_RELEVANCE, ProblemError
+
+AP_CONVENTIONS = {
+    "R": "relevant documents in the judged pool (trec_eval map, map_cut; ranx)",
+    "min_k_R": "min(k, R) (ml_metrics apk)",
+    "retrieved": "relevant documents retrieved in the top k (scikit-learn, torchmetrics)",
+}
+MAX_QUERIES = 200
+_CTX = decimal.Context(prec=60)
+
+
+@dataclass(frozen=True)
+class BinaryRow:
+    """One rank of a worked table."""
+
+    rank: int
+    grade: int
+    relevant: bool
+    hits: int  # relevant documents at ranks 1..rank
+    precision: Fraction  # hits / rank
+    counts: bool  # its precision is a term of AP's sum (relevant, within the cut-off)
+
+
+class _ExactFraction:
+    """The ``Exact`` protocol over a Fraction attribute ``exact``."""
+
+    exact: Fraction
+
+    @property
+    def text(self) -> str:
+        return fraction_text(self.exact)
+
+    @property
+    def value(self) -> float:
+        return float(self.exact)
+
+    def decimal(self) -> decimal.Decimal:
+        q = self.exact
+        return _CTX.divide(decimal.Decimal(q.numerator), decimal.Decimal(q.denominator))
+
+    def to_sympy(self) -> Any:
+        import sympy
+
+        return sympy.Rational(self.exact.numerator, self.exact.denominator)
+
+    @property
+    def shown(self) -> str:
+        """The exact fraction, or for a long one (a 1,000-document list's) its value to 12
+        digits: the exact form stays in ``text`` and in --json."""
+        if len(self.text) <= 40:
+            return self.text
+        from drills.engine.exact import decimal_text
+
+        return f"{decimal_text(self.decimal(), 12)} (exact: a fraction of {len(self.text)} characters)"
+
+
+@dataclass(frozen=True)
+class BinaryResult(_ExactFraction):
+    """One metric on one query: the exact value and how it was reached."""
+
+    metric: str  # precision, recall, r_precision, hit, rr, ap
+    label: str  # "P@3", "AP@5", "RR"
+    exact: Fraction
+    k: int | None  # the cut-off asked for (None: the whole ranking)
+    threshold: int
+    relevant_total: int  # R
+    rows: tuple[BinaryRow, ...]
+    numerator: Fraction
+    denominator: int
+    convention: str | None = None  # AP only
+    note: str | None = None
+
+    @property
+    def working(self) -> str:
+        """The one-line worked equation, e.g. ``AP = (1 + 2/3 + 3/4) / 4 = 29/48``."""
+        note = f" ({self.note})" if self.note else ""
+        if self.metric in ("hit", "rr") or self.denominator == 0:
+            return f"{self.label} = {self.text}{note}"
+        if self.metric == "ap":
+            terms = sum_text([short_fraction(r.precision) for r in self.rows if r.counts])
+            return f"{self.label} = ({terms}) / {self.denominator} = {self.shown}{note}"
+        top = fraction_text(self.numerator)
+        return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"
+
+
+@dataclass(frozen=True)
+class MeanResult(_ExactFraction):
+    """MRR or MAP: the mean of one metric over several queries (a query with no hit counts 0)."""
+
+    metric: str  # mrr, map
+    label: str
+    exact: Fraction
+    per_query: tuple[BinaryResult, ...]
+
+    @property
+    def working(self) -> str:
+        terms = sum_text([short_fraction(r.exact) for r in self.per_query])
+        return f"{self.label} = ({terms}) / {len(self.per_query)} = {self.shown}"
+
+
+def sum_text(terms: Sequence[str], most: int = 8) -> str:
+    """``a + b + c``; past ``most`` terms the middle is elided, so that the equation of a long
+    list stays one readable line: ``1 + 1 + 2/3 + ... + 9/40 (474 terms)``."""
+    if not terms:
+        return "0"
+    if len(terms) <= most:
+        return " + ".join(terms)
+    return " + ".join([*terms[:4], "...", *terms[-2:]]) + f" ({len(terms)} terms)"
+
+
+# The judged pool is only counted (R) or searched for its top grade here, so it may be far
+# longer than a ranking (a TREC query can have thousands of relevant documents).
+MAX_POOL = 100_000
+
+
+def _check_grades(name: str, grades: Sequence[int], most: int = MAX_LIST) -> None:
+    if len(grades) > most:
+        what = "relevant documents" if name == "judged pool" else "documents"
+        raise ProblemError(f"the {name} has {len(grades)} {what}; the limit is {most}")
+    for g in grades:
+        if isinstance(g, bool) or not isinstance(g, int) or g < 0:
+            raise ProblemError(f"{name} grades must be whole numbers >= 0, got {g!r}")
+        if g > MAX_RELEVANCE:
+            raise ProblemError(f"{name} grade {g} is above the limit {MAX_RELEVANCE}")
+
+
+def _check_whole(name: str, value: Any, low: int, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ProblemError(f"{name} must be a whole number >= {low}, got {value!r}")
+    if high is not None and value > high:
+        raise ProblemError(f"{name} {value} is above the limit {high}")
+
+
+def _prepare(
+    ranking: Sequence[int], judged: Sequence[int] | None, k: int | None, threshold: int
+) -> tuple[tuple[int, ...], int]:
+    """Validate; return the ranking as a tuple and R (relevant in the judged pool)."""
+    ranking = tuple(ranking)
+    if not ranking:
+        raise ProblemError("the ranked list is empty: give at least one relevance grade")
+    _check_grades("ranked list", ranking)
+    _check_whole("the relevance threshold", threshold, 1, MAX_RELEVANCE)
+    if k is not None:
+        _check_whole("k", k, 1)
+    if judged is None:
+        return ranking, sum(1 for g in ranking if g >= threshold)
+    pool = tuple(judged)
+    _check_grades("judged pool", pool, MAX_POOL)
+    missing = Counter(g for g in ranking if g >= threshold) - Counter(pool)
+    if missing:
+        grades = ", ".join(f"{g} (x{n})" for g, n in sorted(missing.items()))
+        raise ProblemError(
+            f"the judged pool must contain every relevant ranked document's grade; missing: {grades}"
+        )
+    return ranking, sum(1 for g in pool if g >= threshold)
+
+
+def _rows(ranking: tuple[int, ...], depth: int, threshold: int) -> tuple[BinaryRow, ...]:
+    rows = []
+    hits = 0
+    for rank, grade in enumerate(ranking[:depth], start=1):
+        relevant = grade >= threshold
+        hits += relevant
+        rows.append(BinaryRow(rank, grade, relevant, hits, Fraction(hits, rank), relevant))
+    return tuple(rows)
+
+
+def _hits(rows: tuple[BinaryRow, ...]) -> int:
+    return rows[-1].hits if rows else 0
+
+
+def _label(name: str, k: int | None) -> str:
+    return name if k is None else f"{name}@{k}"
+
+
+def precision_at_k(
+    ranking: Sequence[int], k: int | None = None, *, judged: Sequence[int] | None = None,
+    threshold: int = 1,
+) -> BinaryResult:
+    """Relevant documents in the top k over k (trec_eval P_k); uncut: over the list's length."""
+    ranked, total = _prepare(ranking, judged, k, threshold)
+    depth = len(ranked) if k is None else k
+    rows = _rows(ranked, depth, threshold)
+    hits = _hits(rows)
+    note = f"ranks {len(ranked) + 1}..{k} are past the list: non-relevant" if depth > len(ranked) else None
+    return BinaryResult("precision", _label("P", k), Fraction(hits, depth), k, threshold, total,
+                        rows, Fraction(hits), depth, note=note)
+
+
+def recall_at_k(
+    ranking: Sequence[int], k: int | None = None, *, judged: Sequence[int] | None = None,
+    threshold: int = 1,
+) -> BinaryResult:
+    """Relevant documents in the top k over R (trec_eval recall_k); 0 when R = 0."""
+    ranked, total = _prepare(ranking, judged, k, threshold)
+    return _over_r("recall", _label("R", k), ranked, len(ranked) if k is None else k, k, threshold,
+                   total)
+
+
+def r_precision(
+    ranking: Sequence[int], *, judged: Sequence[int] | None = None, threshold: int = 1
+) -> BinaryResult:
+    """Precision at rank R (trec_eval Rprec); 0 when R = 0."""
+    ranked, total = _prepare(ranking, judged, None, threshold)
+    return _over_r("r_precision", f"R-precision (P@{total})", ranked, total, None, threshold, total)
+
+
+def _over_r(metric: str, label: str, ranked: tuple[int, ...], depth: int, k: int | None,
+            threshold: int, total: int) -> BinaryResult:
+    """Relevant documents in the top ``depth`` over R (recall, R-precision); 0 when R = 0."""
+    rows = _rows(ranked, depth, threshold)
+    hits = _hits(rows)
+    value = Fraction(hits, total) if total else Fraction(0)
+    what = "recall" if metric == "recall" else "R-precision"
+    note = f"R = 0: no judged document is relevant, {what} is 0" if not total else None
+    return BinaryResult(metric, label, value, k, threshold, total, rows, Fraction(hits), total,
+                        note=note)
+
+
+def hit_at_k(
+    ranking: Sequence[int], k: int | None = None, *, judged: Sequence[int] | None = None,
+    threshold: int = 1,
+) -> BinaryResult:
+    """1 when any of the top k is relevant, else 0 (trec_eval success_k)."""
+    ranked, total = _prepare(ranking, judged, k, threshold)
+    rows = _rows(ranked, len(ranked) if k is None else k, threshold)
+    hits = _hits(rows)
+    value = Fraction(int(hits > 0))
+    note = None if hits else f"no relevant document in the top {k}" if k else "no relevant document"
+    return BinaryResult("hit", _label("Hit", k), value, k, threshold, total, rows,
+                        value, 1, note=note)
+
+
+def reciprocal_rank(
+    ranking: Sequence[int], k: int | None = None, *, judged: Sequence[int] | None = None,
+    threshold: int = 1,
+) -> BinaryResult:
+    """1 / rank of the first relevant document within k (1-based); 0 when there is none."""
+    ranked, total = _prepare(ranking, judged, k, threshold)
+    rows = _rows(ranked, len(ranked) if k is None else k, threshold)
+    first = next((r.rank for r in rows if r.relevant), None)
+    if first is None:
+        where = f"in the top {k}" if k is not None else "in the ranking"
+        return BinaryResult("rr", _label("RR", k), Fraction(0), k, threshold, total, rows,
+                            Fraction(0), 1, note=f"no relevant document {where}")
+    return BinaryResult("rr", _label("RR", k), Fraction(1, first), k, threshold, total, rows,
+                        Fraction(1), first, note=f"first relevant document at rank {first}")
+
+
+def average_precision(
+    ranking: Sequence[int], k: int | None = None, *, judged: Sequence[int] | None = None,
+    convention: str = "R", threshold: int = 1,
+) -> BinaryResult:
+    """Sum of P@i over the relevant ranks i <= k, over the ``convention``'s denominator.
+
+    "R" (default): R, relevant in the judged pool (trec_eval map / map_cut_k);
+    "min_k_R": min(k, R); "retrieved": relevant retrieved in the top k. 0 when that is 0.
+    """
+    if convention not in AP_CONVENTIONS:
+        raise ProblemError(f"unknown AP convention {convention!r} (use {', '.join(AP_CONVENTIONS)})")
+    ranked, total = _prepare(ranking, judged, k, threshold)
+    rows = _rows(ranked, len(ranked) if k is None else k, threshold)
+    numerator = sum((r.precision for r in rows if r.counts), Fraction(0))
+    if convention == "R":
+        denominator = total
+    elif convention == "min_k_R":
+        denominator = total if k is None else min(k, total)
+    else:
+        denominator = _hits(rows)
+    note = None
+    if denominator == 0:
+        value = Fraction(0)
+        note = {"R": "R = 0", "min_k_R": "min(k, R) = 0",
+                "retrieved": "no relevant document retrieved"}[convention] + ": AP is 0"
+    else:
+        value = numerator / denominator
+    return BinaryResult("ap", _label("AP", k), value, k, threshold, total, rows, numerator,
+                        denominator, convention=convention, note=note)
+
+
+def _queries(rankings: Sequence[Sequence[int]], judged: Sequence[Sequence[int] | None] | None
+             ) -> list[tuple[Sequence[int], Sequence[int] | None]]:
+    rankings = list(rankings)
+    if not rankings:
+        raise ProblemError("give at least one query")
+    if len(rankings) > MAX_QUERIES:
+        raise ProblemError(f"{len(rankings)} queries; the limit is {MAX_QUERIES}")
+    pools = [None] * len(rankings) if judged is None else list(judged)
+    if len(pools) != len(rankings):
+        raise ProblemError(f"{len(rankings)} rankings but {len(pools)} judged pools: give one per query")
+    return list(zip(rankings, pools, strict=True))
+
+
+def mean_reciprocal_rank(
+    rankings: Sequence[Sequence[int]], k: int | None = None, *,
+    judged: Sequence[Sequence[int] | None] | None = None, threshold: int = 1,
+) -> MeanResult:
+    """Mean RR@k over the queries; a query with no relevant document in its top k counts 0."""
+    per = tuple(reciprocal_rank(r, k, judged=p, threshold=threshold) for r, p in _queries(rankings, judged))
+    return MeanResult("mrr", _label("MRR", k), sum((r.exact for r in per), Fraction(0)) / len(per), per)
+
+
+def mean_average_precision(
+    rankings: Sequence[Sequence[int]], k: int | None = None, *,
+    judged: Sequence[Sequence[int] | None] | None = None, convention: str = "R",
+    threshold: int = 1,
+) -> MeanResult:
+    """Mean AP (or AP@k) over the queries, each under ``convention``."""
+    per = tuple(average_precision(r, k, judged=p, convention=convention, threshold=threshold)
+                for r, p in _queries(rankings, judged))
+    return MeanResult("map", _label("MAP", k), sum((r.exact for r in per), Fraction(0)) / len(per), per)
+
+
+def table(result: BinaryResult) -> list[list[str]]:
+    """The worked table's cells (a header row first), for ``explain.format_table``: AP's shows
+    the precision at each rank and which count; RR's only where the first hit is."""
+    columns = {"ap": 6, "rr": 3}.get(result.metric, 4)
+    cells = [["rank", "grade", "relevant", "hits", "P@rank", "in AP"][:columns]]
+    for r in result.rows:
+        cells.append([str(r.rank), str(r.grade), "yes" if r.relevant else "no", str(r.hits),
+                      fraction_text(r.precision), "yes" if r.counts else ""][:columns])
+    return cells
+
+
+def worked(result: BinaryResult) -> str:
+    """The worked table and its one-line equation."""
+    from drills.engine.worked import format_table
+
+    lines = [f"relevant iff grade >= {result.threshold}; R = {result.relevant_total}"]
+    if result.rows:
+        lines.append(format_table(table(result)))
+    lines.append(result.working)
+    return "\n".join(lines)

@@ -1,0 +1,295 @@
+"""The exact ranking-metric engine: DCG@k, IDCG@k, NDCG@k, RR, precision, hit, swap deltas.
+
+One computation yields both the values and the worked steps, so an explanation can
+never drift from the grading. The learner's slips (linear gain, log2(i) discount,
+unsorted ideal, ...) are the same computation under a different ``Formula``; the
+diagnosis module names them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+from drills.engine.exact import Exact, Log, LogSum, Ratio
+from drills.engine.problem import Problem
+
+GAIN_FORMS = {
+    "exponential": "2^rel - 1",
+    "linear": "rel",
+    "pow2": "2^rel",  # the slip: 2^rel without the - 1
+}
+DISCOUNT_FORMS = {
+    "log2": "log2(i + 1)",
+    "log2_rank": "log2(i), rank 1 undiscounted",
+    "log2_offset": "log2(i + 2)",
+    "reciprocal": "i",
+    "ln": "ln(i + 1)",
+    "zero_based": "log2(i) with ranks counted from 0",  # one quantity's slip; not for sums
+}
+# Metrics about one gain or one rank rather than a whole ranking (see quantity()):
+# gain_ratio: gain(relevance[0]) / gain(relevance[1]); discount: the discount at rank k;
+# contribution: gain / discount of the document at rank k; discount_ratio: how many times
+# smaller a document's contribution is at rank j than at rank i, for swap = (i, j).
+QUANTITIES = ("gain_ratio", "discount", "contribution", "discount_ratio")
+# Largest list the engine accepts: keeps every call bounded.
+# Interview lists have 3-20 documents and grades 0-4 (0-10 at most): these caps keep a
+# graded answer (the solution, every slip's value, the worked steps) well under a second.
+MAX_LIST = 1000
+MAX_RELEVANCE = 20
+
+NDCG_ZERO_REASON = (
+    "IDCG@k is 0: no judged document is relevant, so there is nothing to normalise by. "
+    "drills scores NDCG 0 here, as scikit-learn, ranx and trec_eval do "
+    "(LightGBM and XGBoost score such a query 1)."
+)
+
+
+class ProblemError(ValueError):
+    """A problem the engine cannot compute (bad list, k, judged pool or swap)."""
+
+
+@dataclass(frozen=True)
+class Formula:
+    """How to compute: the correct formula, or one of a learner's slips.
+
+    ``gain`` None means the problem's own gain convention.
+    """
+
+    gain: str | None = None
+    discount: str = "log2"
+    ideal: str = "judged"
+    truncate_dcg: bool = True
+    inverted: bool = False
+    normalized: bool = True  # False: "NDCG" left as DCG (the division forgotten)
+    empty_ideal_one: bool = False  # IDCG = 0 scored 1 (LightGBM/XGBoost), not 0
+    absolute_delta: bool = True  # False: delta NDCG keeps its sign (after - before)
+
+
+STANDARD = Formula()
+
+
+@dataclass(frozen=True)
+class Discount:
+    """The discount at one rank: its symbol (log2(4)), its value, and 1/discount exactly."""
+
+    symbol: str
+    text: str
+    value: float
+    inverse: LogSum
+
+
+@dataclass(frozen=True)
+class Row:
+    """One rank of a worked table."""
+
+    rank: int
+    relevance: int
+    gain: Fraction
+    discount: Discount
+    contribution: LogSum
+    running: Decimal  # the running DCG after this rank (its exact form is the table's total)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """DCG@k, IDCG@k and NDCG@k for a problem under a formula, with every step."""
+
+    problem: Problem
+    formula: Formula
+    gain: str
+    k: int
+    rows: tuple[Row, ...]
+    ideal_order: tuple[int, ...]
+    ideal_rows: tuple[Row, ...]
+    dcg: LogSum
+    idcg: LogSum
+    ndcg: Exact
+    ndcg_note: str | None
+
+    @property
+    def cut(self) -> bool:
+        """True for NDCG@k (both sides cut at k); False for uncut NDCG (whole ranking, whole pool)."""
+        return self.problem.k is not None
+
+    def label(self, name: str) -> str:
+        """``DCG@2`` when cut at k, plain ``DCG`` when there is no cut-off."""
+        return f"{name}@{self.k}" if self.cut else name
+
+    @property
+    def gain_form(self) -> str:
+        return GAIN_FORMS[self.gain]
+
+    @property
+    def discount_form(self) -> str:
+        return DISCOUNT_FORMS[self.formula.discount]
+
+
+def gain(rel: int, convention: str) -> Fraction:
+    if convention == "exponential":
+        return Fraction(2**rel - 1)
+    if convention == "linear":
+        return Fraction(rel)
+    if convention == "pow2":
+        return Fraction(2**rel)
+    raise ProblemError(f"unknown gain convention {convention!r} (use exponential or linear)")
+
+
+@lru_cache(maxsize=8192)
+def discount(rank: int, form: str = "log2") -> Discount:
+    """The discount applied at 1-based ``rank`` under ``form``."""
+    if form == "reciprocal" or (form == "log2_rank" and rank == 1):
+        d = Fraction(rank if form == "reciprocal" else 1)
+        return Discount(str(d), str(d), float(d), LogSum(1 / d))
+    arg = {"log2": rank + 1, "ln": rank + 1, "log2_rank": rank, "log2_offset": rank + 2}[form]
+    log = Log("ln" if form == "ln" else "log2", arg)
+    return Discount(log.symbol, log.text, log.value, log.reciprocal())
+
+
+def check_problem(problem: Problem) -> None:
+    """Raise ProblemError naming what is wrong with ``problem``."""
+    rel = problem.relevance
+    if not rel:
+        raise ProblemError("the ranked list is empty: give at least one relevance grade")
+    if len(rel) > MAX_LIST:
+        raise ProblemError(f"the ranked list has {len(rel)} documents; the limit is {MAX_LIST}")
+    for name, values in (("relevance", rel), ("judged", problem.judged or ())):
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ProblemError(f"{name} grades must be whole numbers >= 0, got {v!r}")
+            if v > MAX_RELEVANCE:
+                raise ProblemError(f"{name} grade {v} is above the limit {MAX_RELEVANCE}")
+    if problem.judged is not None:
+        if len(problem.judged) > MAX_LIST:
+            raise ProblemError(f"the judged pool is over the limit of {MAX_LIST} documents")
+        missing = Counter(rel) - Counter(problem.judged)
+        if missing:
+            grades = ", ".join(f"{g} (x{n})" for g, n in sorted(missing.items()))
+            raise ProblemError(
+                "the judged pool must contain every ranked document's grade; "
+                f"missing from it: {grades}"
+            )
+    if problem.k is not None and (isinstance(problem.k, bool) or problem.k < 1):
+        raise ProblemError(f"k must be at least 1, got {problem.k}")
+    if problem.gain not in ("exponential", "linear"):
+        raise ProblemError(f"unknown gain {problem.gain!r} (use exponential or linear)")
+    if problem.versus is not None and Counter(problem.versus) != Counter(rel):
+        raise ProblemError("the second ranking must hold the same documents (the same grades)")
+    if problem.swap is not None:
+        i, j = problem.swap
+        if not (1 <= i <= len(rel) and 1 <= j <= len(rel)) or i == j:
+            raise ProblemError(f"swap ranks must be two different ranks in 1..{len(rel)}, got {i} and {j}")
+
+
+def _table(grades: tuple[int, ...], convention: str, form: str) -> tuple[tuple[Row, ...], LogSum]:
+    rows: list[Row] = []
+    running = Decimal(0)
+    const = Fraction(0)
+    terms: dict[tuple[str, int], Fraction] = {}
+    for rank, rel in enumerate(grades, start=1):
+        g = gain(rel, convention)
+        d = discount(rank, form)
+        contribution = d.inverse.scale(g)
+        const += contribution.const
+        for key, coef in contribution.terms:
+            terms[key] = terms.get(key, Fraction(0)) + coef
+        running += contribution.decimal()
+        rows.append(Row(rank, rel, g, d, contribution, running))
+    return tuple(rows), LogSum.from_terms(const, terms)
+
+
+def _ideal(problem: Problem, mode: str) -> tuple[int, ...]:
+    """The ideal order under ``mode``, cut at k; with no cut-off, the whole judged pool."""
+    pool = problem.judged if problem.judged is not None else problem.relevance
+    k = problem.k if problem.k is not None else len(pool)
+    if mode == "judged":
+        return tuple(sorted(pool, reverse=True))[:k]
+    if mode == "ascending":
+        return tuple(sorted(pool))[:k]
+    if mode == "unsorted":
+        return problem.relevance[:k]
+    if mode == "untruncated":
+        return tuple(sorted(pool, reverse=True))
+    if mode == "retrieved":
+        return tuple(sorted(problem.relevance, reverse=True))[: problem.cutoff]
+    raise ProblemError(f"unknown ideal mode {mode!r}")
+
+
+@lru_cache(maxsize=256)  # grading, diagnosis and the worked steps ask for the same solutions
+def solve(problem: Problem, formula: Formula = STANDARD) -> Solution:
+    """DCG@k, IDCG@k and NDCG@k, exact, with the worked tables.
+
+    With ``problem.k`` None NDCG is uncut: DCG over the whole ranking and IDCG over the
+    whole judged pool (trec_eval's and ranx's ``ndcg``); with k both are cut at k.
+    """
+    check_problem(problem)
+    convention = formula.gain or problem.gain
+    k = problem.cutoff
+    ranked = problem.relevance[:k] if formula.truncate_dcg else problem.relevance
+    rows, dcg = _table(ranked, convention, formula.discount)
+    ideal_order = _ideal(problem, formula.ideal)
+    ideal_rows, idcg = _table(ideal_order, convention, formula.discount)
+    note = None
+    ndcg: Exact
+    if not formula.normalized:
+        ndcg = dcg
+    elif formula.inverted:
+        if dcg.is_zero:
+            raise ProblemError("DCG is 0: IDCG / DCG is undefined")
+        ndcg = Ratio(idcg, dcg)
+    elif idcg.is_zero:
+        ndcg, note = (LogSum.of(1) if formula.empty_ideal_one else LogSum()), NDCG_ZERO_REASON
+    else:
+        ndcg = Ratio(dcg, idcg)
+    return Solution(problem, formula, convention, k, rows, ideal_order, ideal_rows, dcg, idcg, ndcg, note)
+
+
+def swapped(problem: Problem) -> Problem:
+    """The problem with the documents at ``problem.swap`` exchanged."""
+    if problem.swap is None:
+        raise ProblemError("delta_ndcg needs two ranks to swap")
+    i, j = problem.swap
+    rel = list(problem.relevance)
+    rel[i - 1], rel[j - 1] = rel[j - 1], rel[i - 1]
+    return replace(problem, relevance=tuple(rel), swap=None)
+
+
+def delta_ndcg(problem: Problem, formula: Formula = STANDARD) -> Exact:
+    """|NDCG@k after swapping the two ranks - NDCG@k before| (LambdaRank's |dNDCG|).
+
+    A swap within the ranked list leaves the judged pool, hence IDCG, unchanged, so this
+    is |DCG after - DCG before| / IDCG. (A slip formula whose ideal follows the ranking
+    would break that; diagnose.py does not apply such a slip to delta_ndcg.)
+    """
+    before = solve(problem, formula)
+    after = solve(swapped(problem), formula)
+    if before.idcg.is_zero:
+        return LogSum()
+    diff = after.dcg - before.dcg
+    if diff.decimal() < 0 and formula.absolute_delta:
+        diff = -diff
+    return Ratio(diff, before.idcg)
+
+
+def metric_value(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exact:
+    """The exact value of ``metric``: dcg, idcg, ndcg, delta_ndcg, ndcg_difference, one of
+    QUANTITIES, or a metric of ``drills.engine.measures`` (precision, recall, rprec, hit, rr, ap,
+    err, rbp, map, mrr)."""
+    if metric in ("dcg", "idcg", "ndcg"):
+        sol = solve(problem, formula)
+        return {"dcg": sol.dcg, "idcg": sol.idcg, "ndcg": sol.ndcg}[metric]
+    if metric == "delta_ndcg":
+        return delta_ndcg(problem, formula)
+    from drills.engine.measures import MEASURED, measure
+
+    if metric in MEASURED:  # each validates its own input (a pool need not hold non-relevant grades)
+        return LogSum.of(measure(problem, metric).exact)
+    from drills.engine.metrics.quantities import ndcg_difference, quantity
+
+    if metric == "ndcg_difference":
+        return ndcg_difference(problem, formula)
+    check_problem(problem)
+    return quantity(problem, metric, formula)

@@ -1,0 +1,1 @@
+"""Grading one answer: verdicts, tolerance and narrowing, diagnosis, slips, key points, reveal."""

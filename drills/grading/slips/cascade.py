@@ -1,0 +1,126 @@
+"""Cascade and user-model slips: ERR with linear gain, without the stopping product or with a
+log discount; RBP without (1 - p) or with p^i.
+
+Every value comes from the rows of ``drills.engine.metrics.cascade`` (the engine that grades
+the answer: its g_max, stopping probabilities R_i, reach and persistence p) with one thing
+changed, and is None where it is no mistake (the right number).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from drills.engine.exact import Exact, Log, LogSum, fraction_text
+from drills.engine.measures import measure
+from drills.engine.metrics import cascade as cm
+from drills.engine.problem import Problem
+from drills.grading.slips.registry import Case, slip
+
+
+def _result(p: Problem, metric: str) -> cm.CascadeResult:
+    result = measure(p, metric)
+    assert isinstance(result, cm.CascadeResult)
+    return result
+
+
+def _unless_right(case: Case, value: LogSum) -> Exact | None:
+    right = _result(case.problem, case.metric).exact
+    return None if value.is_rational and value.const == right else value
+
+
+def _rational(case: Case, value: Fraction) -> Exact | None:
+    return _unless_right(case, LogSum.of(value))
+
+
+def _line(p: Problem, metric: str) -> str:
+    return _result(p, metric).working
+
+
+# --------------------------------------------------------------------------- ERR
+def _stops(p: Problem) -> str:
+    result = _result(p, "err")
+    return ", ".join(fraction_text(r.stop) for r in result.rows)
+
+
+@slip("err_linear_gain", "ERR with R_i = g / g_max",
+      "You took the chance of stopping at a document as its grade over the top grade. ERR's "
+      "R_i = (2^g - 1) / 2^g_max: exponential in the grade, so even a top-grade document "
+      "leaves a chance 1/2^g_max that the user reads on.",
+      metrics=("err",), family="cascade", short="ERR with linear gain",
+      step=lambda p, m: (f"R_i = (2^g - 1) / 2^g_max with g_max = {_result(p, m).max_grade}: "
+                         f"{_stops(p)}; {_line(p, m)}"))
+def err_linear_gain(case: Case) -> Exact | None:
+    result = _result(case.problem, "err")
+    top = result.max_grade
+    if top == 0:
+        return None
+    total, reach = Fraction(0), Fraction(1)
+    for row in result.rows:
+        stop = Fraction(row.grade, top)
+        total += reach * stop / row.rank
+        reach *= 1 - stop
+    return _rational(case, total)
+
+
+@slip("err_no_stop", "ERR summed without the stopping product",
+      "You added R_r / r at every rank without multiplying by the chance that the user got that "
+      "far, prod_{i<r} (1 - R_i). In ERR a satisfying document above rank r makes the user "
+      "stop, so it lowers every contribution below it.",
+      metrics=("err",), family="cascade", short="ERR without the stopping product",
+      step=lambda p, m: (f"each R_r / r is multiplied by prod_{{i<r}} (1 - R_i), the chance of "
+                         f"reaching rank r: {_line(p, m)}"))
+def err_no_stop(case: Case) -> Exact | None:
+    result = _result(case.problem, "err")
+    return _rational(case, sum((r.stop / r.rank for r in result.rows), Fraction(0)))
+
+
+@slip("err_log_discount", "ERR with a 1/log2(r + 1) discount",
+      "You discounted rank r by 1/log2(r + 1), as DCG does. ERR's discount is 1/r, the "
+      "reciprocal rank at which the user stops.",
+      metrics=("err",), family="cascade", short="ERR with the log2(r + 1) discount",
+      step=lambda p, m: f"ERR discounts rank r by 1/r: {_line(p, m)}")
+def err_log_discount(case: Case) -> Exact | None:
+    result = _result(case.problem, "err")
+    total = LogSum()
+    for row in result.rows:
+        total = total + Log("log2", row.rank + 1).reciprocal().scale(row.reach * row.stop)
+    return _unless_right(case, total)
+
+
+# --------------------------------------------------------------------------- RBP
+@slip("err_gmax_four", "ERR with g_max = 4 where the scale tops elsewhere",
+      "You took g_max = 4, the fixed top grade of gdeval.pl and ir_measures' ERR. R_i = "
+      "(2^g - 1) / 2^g_max uses the top grade of this question's scale: a larger g_max makes "
+      "every document less satisfying and ERR smaller.",
+      metrics=("err",), family="cascade", short="ERR with g_max = 4",
+      step=lambda p, m: f"g_max = {_result(p, m).max_grade}: {_line(p, m)}")
+def err_gmax_four(case: Case) -> Exact | None:
+    p = case.problem
+    if _result(p, "err").max_grade == 4 or max(p.relevance) > 4:
+        return None
+    return _rational(case, cm.err(p.relevance, p.k, judged=p.judged, max_grade=4).exact)
+
+
+def _p(p: Problem) -> Fraction:
+    return _result(p, "rbp").persistence or cm.DEFAULT_PERSISTENCE
+
+
+@slip("rbp_no_one_minus_p", "RBP without the factor (1 - p)",
+      "You summed r_i p^(i-1) and left out the factor (1 - p). It makes the weights "
+      "(1 - p) p^(i-1) add up to 1, so RBP stays in [0, 1].",
+      metrics=("rbp",), family="cascade", short="RBP without (1 - p)",
+      step=lambda p, m: f"RBP multiplies the sum by 1 - p = {fraction_text(1 - _p(p))}: {_line(p, m)}")
+def rbp_no_one_minus_p(case: Case) -> Exact | None:
+    result = _result(case.problem, "rbp")
+    return _rational(case, result.exact / (1 - _p(case.problem)))
+
+
+@slip("rbp_one_based_power", "RBP with p^i instead of p^(i-1)",
+      "You weighted rank i by p^i. RBP's weight is (1 - p) p^(i-1): rank 1 gets 1 - p, "
+      "the chance the user stops after the first document.",
+      metrics=("rbp",), family="cascade", short="RBP with p^i",
+      step=lambda p, m: (f"rank i weighs (1 - p) p^(i-1), rank 1 weighs 1 - p = "
+                         f"{fraction_text(1 - _p(p))}: {_line(p, m)}"))
+def rbp_one_based_power(case: Case) -> Exact | None:
+    result = _result(case.problem, "rbp")
+    return _rational(case, result.exact * _p(case.problem))

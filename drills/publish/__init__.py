@@ -1,0 +1,1 @@
+"""The packs in other shapes: printable worksheets and Anki decks."""

@@ -1,0 +1,1 @@
+"""The quiz: the session state machine, its events and commands, the plan, timing."""

@@ -1,0 +1,1 @@
+"""TREC qrels and run files: parsing, trec_eval's measure names, evaluation, reports."""
