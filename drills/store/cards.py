@@ -17,16 +17,14 @@ from __future__ import annotations
 import json
 import zlib
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fsrs import Card, Rating, Scheduler
 
 from drills.store import fields
+from drills.store.attempt import Attempt
 from drills.store.connection import Handle, StoreError, recovering, utc_text, write
 from drills.store.fields import DUE_OK, count_damaged_cards, parse_due
-
-if TYPE_CHECKING:
-    from drills.store.attempt import Attempt
 
 # Fuzzing spreads long intervals by a few days so reviews do not bunch up; tests turn it off.
 ENABLE_FUZZING = True

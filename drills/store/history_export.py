@@ -15,15 +15,13 @@ import csv
 import json
 import sqlite3
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from drills import __version__
 from drills.safetext import json_text
 from drills.store.connection import StoreError, is_corrupt, parse_utc, utc_text
+from drills.store.database import Store
 from drills.store.fields import decode_attempt
-
-if TYPE_CHECKING:
-    from drills.store.database import Store
 
 COLUMNS: tuple[str, ...] = (
     "attempt_id", "session_id", "answered_at", "question_id", "topic", "kind", "generator",
