@@ -3,6 +3,7 @@
 Two drills processes may write at once (a quiz in one terminal, ``drills review`` in
 another). A deferred BEGIN that reads and then writes can fail with SQLITE_BUSY that the
 busy timeout cannot fix, so every write takes the write lock up front (``write``).
+``Handle`` is what the queries need of the Store, so they never import it.
 """
 
 from __future__ import annotations
