@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from drills.answers import digits, nodes
 from drills.answers import parser as answers
 from drills.answers.parser import Answer, AnswerError, check_syntax, parse
 
@@ -164,6 +165,16 @@ def test_nodes_and_answer_are_immutable() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         answer.node.op = "-"  # type: ignore[union-attr]
     assert hash(answer) == hash(parse("1 + log2(3)"))
+
+
+def test_the_tree_lives_below_the_parser_and_digits_reads_it_alone() -> None:
+    # nodes.py holds the tree; parse() builds it and digits evaluates it without the parser
+    tree = parse("1 + log2(3)").node
+    assert isinstance(tree, nodes.Bin) and isinstance(tree.left, nodes.Num)
+    assert answers.Num is nodes.Num  # the old import path still names the same class
+    built = nodes.Bin("+", nodes.Num(Fraction(1), "1"), nodes.Call("log2", (nodes.Num(Fraction(3), "3"),)))
+    assert built == tree
+    assert digits.to_decimal(built, None, 20) == parse("1 + log2(3)").decimal(20)
 
 
 # -- rejections ------------------------------------------------------------------------

@@ -275,7 +275,7 @@ def _lists(prompt: str) -> dict[str, list[int]]:
 @pytest.mark.parametrize("seed", range(8))
 def test_generated_items_verdicts(seed):
     """The correct option of each generated item agrees with this file's own NDCG and AP."""
-    from drills.quiz.plan import instantiate
+    from drills.generators.instantiate import instantiate
 
     pack = load_pack(PATH, builtin=True)
     for q in pack.questions:

@@ -21,9 +21,9 @@ import pytest
 import yaml
 
 from drills.engine.metrics.ndcg import metric_value
+from drills.generators.instantiate import instantiate, item_rng
 from drills.grading.reference import reference
 from drills.packs import load_pack
-from drills.quiz.plan import instantiate, item_rng
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "mrr-and-err.yaml"
 RAW = yaml.safe_load(PATH.read_text(encoding="utf-8"))

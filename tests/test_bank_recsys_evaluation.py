@@ -359,8 +359,8 @@ def test_implicit_precision_is_pooled():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_generated_single_relevant_items(seed):
+    from drills.generators.instantiate import instantiate
     from drills.grading.reference import reference
-    from drills.quiz.plan import instantiate
 
     pack = load_pack(PATH, builtin=True)
     for q in pack.questions:

@@ -21,10 +21,10 @@ import yaml
 from drills.authoring.lint import lint_questions
 from drills.engine.metrics.ndcg import metric_value
 from drills.generators import REGISTRY
-from drills.grading.leaks import find_leaks
+from drills.generators.instantiate import instantiate, item_rng
 from drills.model import TOPICS
 from drills.packs import discover, load_pack, validate_paths
-from drills.quiz.plan import instantiate, item_rng
+from drills.packs.leaks import find_leaks
 
 from . import cascade_reference as cascade
 from . import metrics_reference as mref

@@ -439,16 +439,16 @@ def test_no_questions_is_exit_1(monkeypatch, tmp_path):
 
 
 def test_a_generator_that_fails_is_one_line_and_exit_1(monkeypatch, test_pack, tmp_path):
-    from drills.quiz import plan
+    import drills.generators.instantiate as drawn
 
-    real = plan.instantiate
+    real = drawn.instantiate
 
     def broken(template, rng):
         if template.id != "at-gen":  # pack validation draws too
             return real(template, rng)
-        raise plan.GenerationError(template.id, "generator ndcg-hand failed: boom")
+        raise drawn.GenerationError(template.id, "generator ndcg-hand failed: boom")
 
-    monkeypatch.setattr(plan, "instantiate", broken)
+    monkeypatch.setattr(drawn, "instantiate", broken)
     result = export("--pack", str(test_pack), "-o", str(tmp_path / "x.apkg"))
     assert result.exit_code == 1
     assert result.stderr == "Error: at-gen: generator ndcg-hand failed: boom\n"

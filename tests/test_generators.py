@@ -16,8 +16,8 @@ from drills.answers.parser import parse
 from drills.engine.metrics.ndcg import QUANTITIES, check_problem, metric_value
 from drills.generators import REGISTRY
 from drills.generators.drawing import grades_text
+from drills.generators.instantiate import GenerationError, instantiate
 from drills.model import TOPICS, Question, Source
-from drills.quiz.plan import GenerationError, instantiate
 from drills.quiz.session import QuestionShown
 from drills.tui.render import Style, render
 
@@ -499,7 +499,7 @@ def test_documented_yaml_snippets_run():
 
 
 def test_documented_example_prompt_is_what_the_generator_gives():
-    from drills.quiz.plan import item_rng
+    from drills.generators.instantiate import item_rng
 
     q = instantiate(template("ndcg-hand", {"n": 6, "k": "random", "metric": "idcg", "unretrieved": 2},
                              id="hand-gen-idcg-pool"), item_rng(0, 0, "hand-gen-idcg-pool"))

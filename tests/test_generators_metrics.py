@@ -20,11 +20,11 @@ from drills.cli import cli
 from drills.engine.metrics.ndcg import metric_value
 from drills.generators import REGISTRY
 from drills.generators.drawing import grades_text
+from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.generators.measured import GAP, WANTED
 from drills.grading.check import check
 from drills.grading.slips import SLIPS, Case, slips_for
 from drills.model import Question
-from drills.quiz.plan import GenerationError, instantiate, item_rng
 
 from . import cascade_reference as cref
 from . import metrics_reference as ref

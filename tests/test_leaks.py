@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 from drills.cli import cli
 from drills.engine.problem import Problem
-from drills.grading import leaks
-from drills.grading.leaks import Guard, answers, find_leaks, number, numbers_in, states
+from drills.generators.instantiate import instantiate, item_rng
 from drills.model import Option, Question
-from drills.quiz.plan import instantiate, item_rng, mock_plan, plan, select, weighted_plan
+from drills.packs import leaks
+from drills.packs.leaks import Guard, answers, find_leaks, number, numbers_in, states
+from drills.quiz.plan import mock_plan, plan, select, weighted_plan
 from tests.test_plan import BANK as LEAK_FREE_BANK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -341,3 +342,14 @@ def test_a_guard_reads_each_question_once_and_computes_answers_only_when_needed(
     assert not guard.clash(numeric("n1", answer="3/7")) and calls == []
     guard.take(numeric("n2", answer="3/7", explanation="0.4286"))
     assert guard.clash(numeric("n3", answer="3/7")) and calls == ["n3"]
+
+
+def test_the_planners_guard_lives_with_the_packs_and_refuses_a_leaking_pair():
+    # a property of a bank of questions (drills.packs.leaks), used by the planner (drills.quiz)
+    from drills.quiz import plan as plan_module
+
+    assert plan_module.Guard is Guard and Guard.__module__ == "drills.packs.leaks"
+    guard = Guard()
+    guard.take(numeric("asked", "What is 3/7 to 4 decimals?", answer="3/7"))
+    assert guard.clash(numeric("tells", "Given that 3/7 = 0.4286, what is 1/2?", answer="1/2"))
+    assert not guard.clash(numeric("quiet", "What is 1/2?", answer="1/2"))

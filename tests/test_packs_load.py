@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from drills.authoring.template import starter_pack
 from drills.engine.problem import Problem
 from drills.generators import REGISTRY, Param, register
-from drills.model import Tolerance
-from drills.packs import PackError, discover, load_pack, validate_paths, yamlsafe
+from drills.model import KINDS, Tolerance
+from drills.packs import PackError, discover, load_pack, schema, validate_paths, yamlsafe
 from drills.packs import discovery as discovery_mod
+from drills.packs.fieldreader import FieldReader
 from drills.packs.schema import build_pack
 from drills.packs.yamlsafe import parse_text
 from drills.paths import home, packs_dir
@@ -51,6 +52,28 @@ def only_error(path: Path) -> PackError:
 
 
 # --- a valid pack -------------------------------------------------------------------------
+def test_each_kind_is_given_only_the_field_reader(monkeypatch):
+    # schema.py is the orchestrator; a question kind is a Check over the FieldReader alone
+    # (fieldreader.py), registered once in schema.REGISTRY; a scenario's steps use the same checks.
+    seen: list[tuple[str, type]] = []
+    for name, kind in list(schema.REGISTRY.items()):
+        def spy(c, item, p, meta, _check=kind.check, _name=name):
+            seen.append((_name, type(c)))
+            return _check(c, item, p, meta)
+
+        monkeypatch.setitem(schema.REGISTRY, name, schema.Kind(kind.fields, spy))
+    built = 0
+    for path, builtin in ((FIXTURES / "good.yaml", False), (ROOT / "questions" / "coding.yaml", True),
+                          (ROOT / "questions" / "scenarios.yaml", True)):
+        doc = parse_text(path.read_text(encoding="utf-8"), path.name)
+        _, questions = build_pack(doc, builtin=builtin)
+        assert doc.errors == [] and questions
+        built += len(questions)
+    assert {name for name, _ in seen} == set(KINDS) == set(schema.REGISTRY)
+    assert {reader for _, reader in seen} == {FieldReader} and built == len(seen)
+    assert not any(hasattr(FieldReader, name) for name in ("pack", "meta", "question"))
+
+
 def test_good_pack_builds_every_kind_with_defaults_merged():
     pack = load_pack(FIXTURES / "good.yaml")
     assert pack.errors == []

@@ -11,17 +11,9 @@ from pathlib import Path
 import pytest
 
 from drills.engine.problem import Problem
+from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.model import Option, Question
-from drills.quiz.plan import (
-    GenerationError,
-    instantiate,
-    item_json,
-    item_rng,
-    mock_plan,
-    plan,
-    select,
-    weighted_plan,
-)
+from drills.quiz.plan import item_json, mock_plan, plan, select, weighted_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -196,3 +188,14 @@ def test_weighted_plan_follows_the_weights():
     assert topics["lambdarank"] > 2 * topics["normalization"]
     assert heavy == weighted_plan(BANK, seed=9, count=40, weights={"normalization": 1.0, "lambdarank": 9.0})
     assert weighted_plan(BANK, seed=9, count=5, weights={}) == []
+
+
+def test_instantiating_lives_with_the_generators_and_plan_uses_it():
+    # drills.generators.instantiate draws a concrete question; packs (a scenario's check) and
+    # the planner both use it, so packs need not import the quiz
+    import drills.generators.instantiate as drawn
+    from drills.quiz import plan as plan_module
+
+    assert (plan_module.instantiate, plan_module.item_rng, plan_module.GenerationError) == (
+        drawn.instantiate, drawn.item_rng, drawn.GenerationError)
+    assert instantiate is drawn.instantiate and GenerationError.__module__ == drawn.__name__

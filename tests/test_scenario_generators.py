@@ -16,10 +16,10 @@ import pytest
 from drills.engine.metrics.ndcg import metric_value
 from drills.generators import REGISTRY
 from drills.generators.drawing import conventions, grades_text
+from drills.generators.instantiate import instantiate, item_rng
 from drills.grading.check import check
 from drills.grading.scenario import CONSISTENT, carry
 from drills.model import TOPICS, Question, Source, Tolerance
-from drills.quiz.plan import instantiate, item_rng
 
 from . import metrics_reference as mref
 from . import ndcg_reference as ref

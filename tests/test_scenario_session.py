@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
+from drills.generators.instantiate import instantiate, item_rng
 from drills.packs.load import load_pack
-from drills.quiz.plan import instantiate, item_rng
 from drills.quiz.session import Graded, Options, QuestionShown, Session, TimedOut
 from drills.tui.render import Style, render
 
@@ -352,7 +352,7 @@ def test_a_drawn_problem_a_steps_change_does_not_suit_is_an_error_at_the_step(tm
 
 
 def test_lint_finds_a_later_steps_exact_form_and_a_code_example_value(tmp_path):
-    from drills.grading.leaks import leak_errors
+    from drills.packs.leaks import leak_errors
 
     path = tmp_path / "leak.yaml"
     path.write_text(PACK.replace("        prompt: Compute DCG@3.",

@@ -18,12 +18,12 @@ from drills.cli import cli
 from drills.engine.metrics.ndcg import metric_value
 from drills.engine.problem import Problem
 from drills.generators import REGISTRY
+from drills.generators.instantiate import instantiate
 from drills.grading.check import check
 from drills.grading.diagnose import CATALOG, Case, case_of, diagnose_case, slip_values
 from drills.grading.narrowing import decimals_needed, prepared
 from drills.grading.slips import SLIPS, slips_for
 from drills.model import Question, Source, Tolerance
-from drills.quiz.plan import instantiate
 
 from . import ndcg_reference as ref
 from .test_generators import CONFIGS

@@ -202,12 +202,12 @@ def test_reading_an_empty_home_creates_no_database(drills_home):
 def test_read_only_commands_never_take_the_write_lock(history, monkeypatch):
     # Root ignores file modes, so a read-only file is simulated: any write lock fails as
     # SQLite fails on one; opening for stats, export and review --list must not need it.
-    import drills.store.store as store_history
+    import drills.store.database as store_database
 
     def refuse(conn):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
-    monkeypatch.setattr(store_history, "check_writable", refuse)
+    monkeypatch.setattr(store_database, "check_writable", refuse)
     for args in (["stats"], ["history", "export"], ["review", "--list"]):
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 0, (args, result.output)
@@ -227,10 +227,10 @@ def test_the_read_only_store_is_opened_read_only(history):
 def test_a_read_only_folder_without_a_wal_is_read_immutable(history, monkeypatch):
     # In a read-only folder SQLite cannot create the -shm a WAL database needs, even for
     # mode=ro (SQLITE_READONLY_DIRECTORY); simulated, since root may create it anyway.
-    from drills.store import db, home
+    from drills.store import connection, home
 
     opened = []
-    real = db.connect
+    real = connection.connect
 
     def connect(path, *, readonly=False, immutable=False):
         opened.append((readonly, immutable))

@@ -14,7 +14,7 @@ import pytest
 
 from drills.store import Attempt, Store, StoreError
 from drills.store import migrations as mig
-from drills.store.db import connect, set_wal
+from drills.store.connection import connect, set_wal
 from drills.store.history_export import COLUMNS, export
 from drills.store.progress import stats, topic_weights
 
@@ -452,3 +452,31 @@ def test_an_old_history_that_cannot_be_migrated_is_read_from_a_copy(tmp_path, mo
     with sqlite3.connect(home / "drills.db") as raw:  # the file itself is as it was
         assert mig.pending(raw) == ["003_attempt_difficulty", "004_attempt_scenario",
                                     "005_attempt_uid"]
+
+
+def test_the_queries_take_a_handle_not_the_store():
+    # fields, cards, progress, schedule and sessions need only conn, reading and skip
+    # (drills.store.connection.Handle): the Store that calls them is above them.
+    from drills.store import cards, fields, progress, schedule, sessions
+    from drills.store.home import empty_history
+
+    class Bare:
+        def __init__(self) -> None:
+            self.conn = empty_history()
+            self.skipped: list[tuple[str, int]] = []
+
+        def reading(self, read):
+            return read()
+
+        def skip(self, table: str, rowid: int) -> None:
+            self.skipped.append((table, rowid))
+
+    bare = Bare()
+    bare.conn.execute("INSERT INTO review_cards(item_key, card, due, reviews, updated_at) "
+                      "VALUES ('q:x', '{}', 'not a date', 1, '2026-01-01')")
+    assert cards.due_count(bare) == 0 and cards.due_items(bare) == []
+    fields.count_damaged_cards(bare)
+    assert set(bare.skipped) == {("review_cards", 1)}
+    assert progress.stats(bare)["attempts"] == 0
+    assert schedule.next_due_day(bare) is None
+    assert sessions.list_sessions(bare) == ([], 0)

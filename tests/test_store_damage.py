@@ -7,6 +7,7 @@ each, then pages overwritten with garbage (found with the ``dbstat`` table), so 
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -18,9 +19,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import drills.store.home as home_mod
+import drills.store.salvage as salvage_mod
 from drills.cli import cli
 from drills.store import Attempt, Store, StoreError
-from drills.store.db import configure, connect
+from drills.store.connection import configure, connect
 from drills.store.progress import stats
 
 OLD = datetime(2020, 1, 1, tzinfo=timezone.utc)  # every card is due long ago
@@ -330,3 +333,28 @@ def test_review_scheduling_skips_them_and_rebuilds_the_card_on_an_answer(spoiled
         assert s.skipped == {"review_cards": {2, 4, 6}}
         s.record_attempt(1, att(1, question_id="n1", answered_at=None))
         assert "q:n1" in due_items(s, later)
+
+
+def test_the_stores_own_recover_salvages_and_puts_back_its_session(damaged):
+    # The recovery lives in the Store (drills.store.database): salvage only rebuilds
+    # connections, so it is called here directly, as a read or a write meeting damage would.
+    with Store.open(damaged.parent) as s:
+        sid = s.start_session("practice", 2, {"from": "test"})
+        s.recover(sqlite3.DatabaseError("database disk image is malformed"))
+        (notice,) = s.notices
+        m = NOTICE.fullmatch(notice)
+        assert m, notice
+        kept, total = (int(x.replace(",", "")) for x in m.group(2, 3))
+        check_repaired(damaged, Path(m.group(1)), kept - 1, total - 1)  # less the new session
+        assert s.conn.execute("SELECT mode, seed FROM sessions WHERE id = ?", (sid,)
+                              ).fetchone() == ("practice", 2)
+        s.record_attempt(sid, att(N + 1, answered_at=None))  # the repaired file takes answers
+
+
+def test_salvage_and_home_need_no_store():
+    # one way inside drills.store: the Store imports salvage and home, never the reverse
+    for module in (home_mod, salvage_mod):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert "drills.store.database" not in imported and "drills.store" not in imported
+    assert not hasattr(salvage_mod, "recover")

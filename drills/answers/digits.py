@@ -15,10 +15,8 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation, getcontext, localcontext
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from drills.answers.parser import Node
+from drills.answers.nodes import Bin, Call, Neg, Node, Num, Percent
 
 GUARD = 10  # digits beyond those asked for
 STEP = 25  # digits added between the two evaluations that must agree (doubling while unstable)
@@ -82,8 +80,6 @@ def _seen(x: Decimal, biggest: list[int]) -> Decimal:
 
 
 def _eval(node: Node, biggest: list[int]) -> Decimal:
-    from drills.answers.parser import Bin, Call, Neg, Num, Percent
-
     if isinstance(node, Num):
         return _seen(Decimal(node.value.numerator) / Decimal(node.value.denominator), biggest)
     if isinstance(node, Neg):

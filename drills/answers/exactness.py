@@ -19,7 +19,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from drills.answers.parser import Answer, Bin, Call, Neg, Node, Num, Percent
+from drills.answers.nodes import Bin, Call, Neg, Node, Num, Percent
+from drills.answers.parser import Answer, _evaluate
 from drills.engine.exact import Log, LogSum, Quotient, Ratio, perfect_power
 
 MAX_LOGS = 40  # distinct ln(b) variables
@@ -246,8 +247,6 @@ class _Check:
 
 def _rational(node: Node) -> Fraction | None:
     """The exact rational value of a subtree, when it has one (sqrt(4) = 2, 2^-1 = 1/2)."""
-    from drills.answers.parser import _evaluate
-
     if isinstance(node, Call) and node.name == "sqrt":
         inner = _rational(node.args[0])
         if inner is None or inner < 0:

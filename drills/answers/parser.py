@@ -20,6 +20,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from drills.answers.digits import Imprecise, to_decimal
+from drills.answers.nodes import Bin, Call, Neg, Node, Num, Percent
+
 MAX_LENGTH = 1000  # characters; engine exact forms for 30-item lists are ~450
 MAX_NODES = 500  # numbers, operators and calls in one answer
 MAX_DEPTH = 100  # nesting levels: keeps our and sympy's recursion far from Python's limit
@@ -59,42 +62,6 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 @dataclass(frozen=True)
-class Num:
-    """A number literal, kept exact (``text`` as typed, with its % if any)."""
-
-    value: Fraction
-    text: str
-
-
-@dataclass(frozen=True)
-class Neg:
-    operand: Node
-
-
-@dataclass(frozen=True)
-class Percent:
-    """``(expr)%`` on the whole answer: expr / 100."""
-
-    operand: Node
-
-
-@dataclass(frozen=True)
-class Bin:
-    op: str  # one of + - * / ^
-    left: Node
-    right: Node
-
-
-@dataclass(frozen=True)
-class Call:
-    name: str  # a key of FUNCTIONS
-    args: tuple[Node, ...]
-
-
-Node = Num | Neg | Percent | Bin | Call
-
-
-@dataclass(frozen=True)
 class Answer:
     """A parsed answer. ``is_plain_number``: a bare literal (0.76, -3, 1.2e-3, 76%)."""
 
@@ -118,8 +85,6 @@ class Answer:
         no stable value (``1/(sqrt(2)^2 - 2)``: the float was 4e-16, the value 1/0) is
         refused.
         """
-        from drills.answers.digits import Imprecise, to_decimal
-
         try:
             return to_decimal(self.node, self.fraction(), digits)
         except Imprecise as exc:

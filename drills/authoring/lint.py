@@ -4,7 +4,7 @@ against itself (``drills packs lint``).
 Schema checks belong to ``drills packs validate``; lint goes further and runs the
 questions: reference answers through the safe parser and the grader, metric ranges,
 one correct option per choice, the ranked list in the prompt, generator exceptions,
-and no question whose text states another's answer (drills.grading.leaks).
+and no question whose text states another's answer (drills.packs.leaks).
 A generated item whose wrong-formula slips cannot be told apart from the right answer
 is only a warning: the diagnosis simply has less to say there.
 
@@ -120,7 +120,7 @@ class _Linter:
         return self._graded[key]
 
     def run(self, questions: Sequence[Question]) -> Report:
-        from drills.quiz.plan import GenerationError, instantiate, item_rng
+        from drills.generators.instantiate import GenerationError, instantiate, item_rng
 
         report = Report(questions=len(questions))
         total = sum(self.seeds if q.generator else 1 for q in questions)
@@ -159,7 +159,7 @@ class _Linter:
                 report.warnings.append(
                     f"{where}: {len(few)} of {self.seeds} generated items have fewer than {MIN_VARIANTS} "
                     f"wrong-formula variants that can be told from the answer (seeds {_seeds(few)})")
-        from drills.grading.leaks import leak_errors
+        from drills.packs.leaks import leak_errors
 
         report.errors += leak_errors(questions)  # across every pack linted together
         return report

@@ -1,4 +1,6 @@
-"""Seeded problem generators, registered by name (see registry.py)."""
+"""Seeded problem generators, registered by name (see registry.py), and instantiate.py:
+a concrete question drawn from a written one with a seeded Random.
+"""
 
 from __future__ import annotations
 

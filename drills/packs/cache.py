@@ -4,7 +4,7 @@
 modification time, and whether it is built in) to what ``load_pack`` made of it, for packs
 that loaded without errors, with the exact answer of each fixed numeric question (30
 significant digits): the planner needs them to keep one question from giving another's
-answer away (drills.grading.leaks), and would otherwise compute them at every launch. A file
+answer away (drills.packs.leaks), and would otherwise compute them at every launch. A file
 that changed is parsed again; a cache that cannot be read, is from another version of
 drills or is over its size cap is ignored and rewritten.
 
@@ -23,9 +23,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from drills import __version__
+from drills import __version__, paths
 from drills.engine.problem import Problem
 from drills.model import Narrowing, Option, Part, Question, Source, Tolerance
+from drills.packs import leaks
 from drills.packs.meta import PackMeta
 
 FORMAT = 6  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
@@ -38,7 +39,7 @@ _LAZY_TYPES = {"CodeTask": "drills.coding.task"}  # imported when a cached pack 
 
 def _type(name: str) -> type | None:
     if name in _LAZY_TYPES and name not in _TYPES:
-        import importlib
+        import importlib  # stdlib, already loaded: the lazy part is the module named
 
         _TYPES[name] = getattr(importlib.import_module(_LAZY_TYPES[name]), name)
     return _TYPES.get(name)
@@ -160,10 +161,8 @@ class PackCache:
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
         if self.path is None:  # no cache to write: nothing to keep
             return
-        from drills.grading.leaks import answer_digits
-
         answered = _answered(questions)  # a scenario's steps have answers too
-        answers = [answer_digits(q) for q in answered]  # computed once per parse, for the planner
+        answers = [leaks.answer_digits(q) for q in answered]  # computed once per parse, for the planner
         _remember(answered, answers)
         try:
             self.used[key] = {"meta": encode(meta), "questions": encode(questions), "answers": answers}
@@ -194,19 +193,15 @@ def _answered(questions: tuple[Question, ...]) -> tuple[Question, ...]:
 
 
 def _remember(questions: tuple[Question, ...], answers: Any) -> None:
-    """Hand the cached exact answers to drills.grading.leaks, which keeps only plain numbers
+    """Hand the cached exact answers to drills.packs.leaks, which keeps only plain numbers
     (and null: no answer); a missing or damaged one means the planner computes it if needed."""
     if isinstance(answers, list) and len(answers) == len(questions):
-        from drills.grading.leaks import remember
-
         for q, digits in zip(questions, answers, strict=True):
             if q.kind == "numeric":
-                remember(q, digits)
+                leaks.remember(q, digits)
 
 
 def default_path() -> Path | None:
     """``$DRILLS_HOME/cache/packs.json``; None when DRILLS_HOME is not a usable folder."""
-    from drills.paths import home
-
-    folder = home()
+    folder = paths.home()
     return folder / "cache" / "packs.json" if folder.is_dir() else None

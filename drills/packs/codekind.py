@@ -12,7 +12,7 @@ from __future__ import annotations
 import keyword
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drills.coding.task import (
     CODE_METRICS,
@@ -22,14 +22,15 @@ from drills.coding.task import (
     ROLES,
     CodeTask,
     TaskError,
+    problem_for,
 )
+from drills.engine.metrics.cascade import parse_persistence
+from drills.engine.metrics.ndcg import ProblemError, metric_value
 from drills.engine.problem import AP_CONVENTION_NAMES, GAINS
-from drills.packs.yamlsafe import INVALID
-
-if TYPE_CHECKING:
-    from drills.packs.errors import FieldPath
-    from drills.packs.meta import PackMeta
-    from drills.packs.schema import Checker
+from drills.packs.document import INVALID
+from drills.packs.errors import FieldPath
+from drills.packs.fieldreader import FieldReader
+from drills.packs.meta import PackMeta
 
 CODE_FIELDS = ("function", "signature", "task", "examples", "cases", "tolerance")
 TASK_FIELDS = ("metric", "args", "gain", "denominator", "threshold", "persistence", "max_grade", "grades")
@@ -39,7 +40,7 @@ MAX_EXAMPLES = 10
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def code(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+def code(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
     """``function``, ``signature``, ``task`` (+ ``examples``, ``cases``, ``tolerance``)."""
     function = c.text(item, p, "function", required=True)
     if function is not None and (not _NAME.fullmatch(function) or keyword.iskeyword(function)):
@@ -55,7 +56,7 @@ def code(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[st
     return {"function": function, "signature": signature, "task": task}
 
 
-def _task(c: Checker, item: dict, p: FieldPath, ok: bool) -> CodeTask | None:
+def _task(c: FieldReader, item: dict, p: FieldPath, ok: bool) -> CodeTask | None:
     q = (*p, "task")
     m = c.mapping(item.get("task"), q, TASK_FIELDS, "task") if "task" in item else None
     if "task" not in item:
@@ -105,10 +106,7 @@ def _task(c: Checker, item: dict, p: FieldPath, ok: bool) -> CodeTask | None:
     return task if ok else None
 
 
-def _persistence(c: Checker, raw: Any, p: FieldPath) -> Fraction | None:
-    from drills.engine.metrics.cascade import parse_persistence
-    from drills.engine.metrics.ndcg import ProblemError
-
+def _persistence(c: FieldReader, raw: Any, p: FieldPath) -> Fraction | None:
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
         c.err(p, "`persistence` is RBP's p, a number between 0 and 1 such as 0.8 or \"4/5\"")
         return None
@@ -119,7 +117,7 @@ def _persistence(c: Checker, raw: Any, p: FieldPath) -> Fraction | None:
         return None
 
 
-def _cases(c: Checker, item: dict, p: FieldPath) -> tuple[int, tuple[str, ...]] | None:
+def _cases(c: FieldReader, item: dict, p: FieldPath) -> tuple[int, tuple[str, ...]] | None:
     if "cases" not in item:
         return DEFAULT_CASES, ()
     q = (*p, "cases")
@@ -138,7 +136,7 @@ def _cases(c: Checker, item: dict, p: FieldPath) -> tuple[int, tuple[str, ...]] 
     return (count, tuple(include)) if count is not None else None
 
 
-def _examples(c: Checker, item: dict, p: FieldPath, arity: int) -> tuple[tuple[Any, ...], ...] | None:
+def _examples(c: FieldReader, item: dict, p: FieldPath, arity: int) -> tuple[tuple[Any, ...], ...] | None:
     raw = item.get("examples", [])
     q = (*p, "examples")
     if raw is INVALID:
@@ -162,7 +160,7 @@ def _plain(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _tolerance(c: Checker, item: dict, p: FieldPath) -> float | None:
+def _tolerance(c: FieldReader, item: dict, p: FieldPath) -> float | None:
     raw = item.get("tolerance", 1e-6)
     if isinstance(raw, str):  # YAML 1.1 reads 1e-6 (no dot) as text
         try:
@@ -177,9 +175,6 @@ def _tolerance(c: Checker, item: dict, p: FieldPath) -> float | None:
 
 def _try_examples(task: CodeTask) -> None:
     """Every example must be a call the engine can compute."""
-    from drills.coding.task import problem_for
-    from drills.engine.metrics.ndcg import ProblemError, metric_value
-
     for n, call in enumerate(task.examples):
         try:
             metric_value(problem_for(task, call), task.metric)
@@ -187,7 +182,7 @@ def _try_examples(task: CodeTask) -> None:
             raise TaskError(f"example {n + 1} cannot be computed: {exc}") from None
 
 
-def snippet(c: Checker, item: dict, p: FieldPath) -> str | None:
+def snippet(c: FieldReader, item: dict, p: FieldPath) -> str | None:
     """A find-the-bug ``code:`` block: shown with line numbers, never run."""
     text = c.text(item, p, "code")
     if text is not None and len(text.splitlines()) > MAX_SNIPPET_LINES:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from drills.model import Question
+from drills.packs.cache import PackCache, default_path, key_of
 from drills.packs.errors import PackError
 from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack, resolved
 from drills.paths import builtin_packs_dir, packs_dir
@@ -62,8 +63,6 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
     With ``cache`` a pack file unchanged since it was last parsed comes from
     ``$DRILLS_HOME/cache/packs.json`` (see drills.packs.cache) instead of its YAML.
     """
-    from drills.packs.cache import PackCache, default_path
-
     catalog = Catalog()
     ids: dict[str, Question] = {}
     names: dict[str, str] = {}
@@ -97,8 +96,6 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
 
 def _load(store: Any, path: Path, builtin: bool) -> LoadedPack:
     """One pack file, from the cache when it is unchanged; a good parse is cached."""
-    from drills.packs.cache import key_of
-
     key = key_of(path, builtin)
     hit = store.get(key) if key is not None else None
     if hit is not None:
@@ -165,7 +162,7 @@ def _entry_point_paths(errors: list[PackError]) -> list[list[str]]:
     """Paths from installed ``drills.packs`` entry points; a failing one is an error, not a crash."""
     if not _declared_anywhere():
         return []
-    from importlib.metadata import entry_points
+    from importlib.metadata import entry_points  # deferred: slow, and only when a pack declares one
 
     found: list[list[str]] = []
     try:

@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from drills.packs.cache import PackCache, default_path
 from drills.packs.errors import shown
 from drills.packs.load import LoadedPack, cross_pack_errors, load_pack, load_paths, pack_files
 from drills.packs.sources import (
@@ -325,8 +326,6 @@ def _newer_than(old: Path, new: Path) -> None:
 
 def _forget_cached(folder: Path) -> None:
     """Drop the pack cache's entries for files under ``folder`` (a reinstall starts fresh)."""
-    from drills.packs.cache import PackCache, default_path
-
     path = default_path()
     if path is None or not path.is_file():
         return

@@ -1,35 +1,34 @@
-"""The fields each question kind adds, checked and converted (see schema.py).
+"""The fields of the numeric, choice, concept and generated question kinds, checked and converted.
 
-Each check returns the Question fields it owns; problems go through the Checker,
-so they carry the file, line and field like every other pack error.
+Each check (a ``fieldreader.Check``, registered in schema.REGISTRY) returns the Question
+fields it owns; problems go through the FieldReader, so they carry the file, line and
+field like every other pack error. The code kind is in codekind.py, the scenario kind
+in scenariokind.py (whose steps use the checks here).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from drills.answers.parser import AnswerError, parse
 from drills.engine.metrics import ndcg as _metrics
 from drills.engine.problem import MEASURED_METRICS as MEASURED
 from drills.engine.problem import METRICS
+from drills.generators import REGISTRY
 from drills.model import Option
-from drills.packs import codekind, problems
-from drills.packs.document import described
+from drills.packs import problems
+from drills.packs.document import INVALID, described
 from drills.packs.errors import FieldPath, excerpt, suggest
+from drills.packs.fieldreader import FieldReader
+from drills.packs.meta import PackMeta
 from drills.packs.problems import field_errors
-from drills.packs.yamlsafe import INVALID
-
-if TYPE_CHECKING:
-    from drills.packs.schema import Checker, PackMeta
 
 SWAP_METRICS = ("delta_ndcg", "discount_ratio")
 OPTION_FIELDS = ("text", "correct", "explanation")
 
-Check = Callable[["Checker", dict, FieldPath, "PackMeta | None"], dict[str, Any]]
 
-
-def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+def numeric(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
     """An exact ``answer``, a ``problem`` + ``metric`` the engine solves, or both: an answer
     with the problem it is about, so that its wrong-formula slips are checked too."""
     out: dict[str, Any] = {"unit": c.text(item, p, "unit")}
@@ -39,11 +38,11 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
                               "the value of), so that its slips can be checked")
         return out
     if has_answer and has_problem:
-        out["answer"] = _answer(c, item["answer"], (*p, "answer"))
+        out["answer"] = checked_answer(c, item["answer"], (*p, "answer"))
     elif has_answer:
         if "metric" in item:
             c.err((*p, "metric"), "`metric` goes with `problem`; an `answer` is already the value")
-        out["answer"] = _answer(c, item["answer"], (*p, "answer"))
+        out["answer"] = checked_answer(c, item["answer"], (*p, "answer"))
         return out
     if not has_problem:
         c.err(p, "a numeric question needs `answer: \"...\"` or `problem:` + `metric:`")
@@ -72,7 +71,8 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
     return out
 
 
-def _answer(c: Checker, value: Any, p: FieldPath) -> str | None:
+def checked_answer(c: FieldReader, value: Any, p: FieldPath) -> str | None:
+    """A fixed ``answer:``: text the safe parser reads to an exact decimal (else None, reported)."""
     if value is INVALID:
         return None
     if value is None:
@@ -110,8 +110,6 @@ def _answer(c: Checker, value: Any, p: FieldPath) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def _syntax_problem(text: str) -> str | None:
     """The safe parser's complaint about ``text``, if any (cached: packs repeat answers)."""
-    from drills.answers.parser import AnswerError, parse  # no sympy: parsed and evaluated here
-
     try:
         parse(text).decimal()  # the grader needs its exact decimal, so it must have one
     except AnswerError as exc:
@@ -123,7 +121,7 @@ def _kind(value: Any) -> str:
     return described(value) if not isinstance(value, str) else f"text {excerpt(value)!r}"
 
 
-def choice(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+def choice(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
     """At least two options, exactly one correct, each explained when it is picked."""
     raw = item.get("options")
     q = (*p, "options")
@@ -169,7 +167,7 @@ def choice(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[
     return {"options": tuple(options) if ok else None}
 
 
-def concept(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+def concept(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
     """Self-graded: the model answer and the points a good answer must make."""
     model = c.text(item, p, "model_answer", required=True)
     points = c.text_list(item, p, "key_points")
@@ -180,7 +178,7 @@ def concept(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
     return {"model_answer": model, "key_points": points}
 
 
-def generated(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+def generated(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
     """A registered generator; its own ``validate`` checks the params."""
     name = c.text(item, p, "generator", required=True)
     params = item.get("params", {})
@@ -193,8 +191,6 @@ def generated(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> di
         return {"generator": None}
     if name is None:
         return {"generator": None}
-    from drills.generators import REGISTRY  # imported late: generators may register late
-
     gen = REGISTRY.get(name)
     if gen is not None and gen.kind == "scenario":
         c.err((*p, "generator"), f"{name!r} makes a whole scenario: use it with `kind: scenario`")
@@ -226,12 +222,3 @@ def _has_invalid(value: Any) -> bool:
             stack.extend(v.values() if isinstance(v, dict) else v)
     return False
 
-
-def _scenario(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
-    from drills.packs.scenariokind import scenario
-
-    return scenario(c, item, p, meta)
-
-
-CHECKS: dict[str, Check] = {"numeric": numeric, "choice": choice, "concept": concept, "generated": generated,
-                            "code": codekind.code, "scenario": _scenario}

@@ -68,7 +68,7 @@ def load_pack(path: str | os.PathLike[str], *, builtin: bool | None = None) -> L
     topics strict: built-in packs must use the project's fixed topic list.
     """
     from drills.packs.schema import build_pack  # the YAML reader: not needed on a cache hit
-    from drills.packs.yamlsafe import read_file
+    from drills.packs.yamlsafe import read_file  # deferred too: it imports yaml
 
     shown = os.fspath(path)
     strict = _is_builtin(Path(shown)) if builtin is None else builtin

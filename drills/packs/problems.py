@@ -9,16 +9,15 @@ ERR and RBP, ``queries`` (one ranking per query) with MAP and MRR.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drills.engine.metrics import ndcg as _metrics
+from drills.engine.metrics.cascade import parse_persistence
 from drills.engine.problem import AP_CONVENTION_NAMES, GAINS, QUERY_METRICS, Problem
 from drills.engine.problem import MEASURED_METRICS as MEASURED
-from drills.packs.yamlsafe import INVALID
-
-if TYPE_CHECKING:
-    from drills.packs.errors import FieldPath
-    from drills.packs.schema import Checker
+from drills.packs.document import INVALID
+from drills.packs.errors import FieldPath
+from drills.packs.fieldreader import FieldReader
 
 # The exact engine's own limits, so a pack that loads can always be computed.
 MAX_LIST, MAX_GRADE = _metrics.MAX_LIST, _metrics.MAX_RELEVANCE
@@ -36,7 +35,7 @@ FIELD_METRICS = {
 }
 
 
-def field_errors(c: Checker, raw: dict, p: FieldPath, metric: str) -> bool:
+def field_errors(c: FieldReader, raw: dict, p: FieldPath, metric: str) -> bool:
     """Report fields the metric does not use, and ``queries`` missing for MAP/MRR; True if ok."""
     ok = True
     for name, metrics in FIELD_METRICS.items():
@@ -49,7 +48,8 @@ def field_errors(c: Checker, raw: dict, p: FieldPath, metric: str) -> bool:
     return ok
 
 
-def _grades(c: Checker, value: Any, p: FieldPath, *, required: bool) -> tuple[int, ...] | None:
+def grades(c: FieldReader, value: Any, p: FieldPath, *, required: bool) -> tuple[int, ...] | None:
+    """A list of relevance grades (whole numbers 0 to MAX_GRADE); None, reported, if not."""
     if value is INVALID:
         return None
     if value is None:
@@ -65,7 +65,7 @@ def _grades(c: Checker, value: Any, p: FieldPath, *, required: bool) -> tuple[in
     return tuple(value) if ok else None
 
 
-def problem(c: Checker, value: Any, p: FieldPath, default_gain: str,
+def problem(c: FieldReader, value: Any, p: FieldPath, default_gain: str,
             metric: str | None = None) -> Problem | None:
     """Every field is checked (all problems reported at once); None when any is bad.
 
@@ -83,8 +83,8 @@ def problem(c: Checker, value: Any, p: FieldPath, default_gain: str,
              "judged": list(queries[0].judged) if queries[0].judged is not None else None}
     if not ok_queries:  # MAP/MRR take `queries`; their problem was reported there
         return None
-    relevance = _grades(c, m.get("relevance"), (*p, "relevance"), required=True)
-    judged = _grades(c, m.get("judged"), (*p, "judged"), required=False)
+    relevance = grades(c, m.get("relevance"), (*p, "relevance"), required=True)
+    judged = grades(c, m.get("judged"), (*p, "judged"), required=False)
     ok = relevance is not None and (m.get("judged") is None or judged is not None)  # null: absent
     k = None
     if m.get("k") is not None:
@@ -94,7 +94,7 @@ def problem(c: Checker, value: Any, p: FieldPath, default_gain: str,
     ok = ok and gain is not None
     swap = _swap(c, m.get("swap"), (*p, "swap"), relevance) if m.get("swap") is not None else None
     ok = ok and (m.get("swap") is None or swap is not None)
-    versus = _grades(c, m.get("versus"), (*p, "versus"), required=False)  # ndcg_difference's B
+    versus = grades(c, m.get("versus"), (*p, "versus"), required=False)  # ndcg_difference's B
     ok = ok and (m.get("versus") is None or versus is not None)
     if relevance is not None and versus is not None and Counter(relevance) != Counter(versus):
         c.err((*p, "versus"), "`versus` is a second ranking of the same documents: the same grades "
@@ -124,7 +124,7 @@ def problem(c: Checker, value: Any, p: FieldPath, default_gain: str,
                    queries=queries or ())
 
 
-def _swap(c: Checker, raw: Any, p: FieldPath, relevance: tuple[int, ...] | None) -> tuple[int, int] | None:
+def _swap(c: FieldReader, raw: Any, p: FieldPath, relevance: tuple[int, ...] | None) -> tuple[int, int] | None:
     if raw is INVALID:
         return None
     if not isinstance(raw, list) or len(raw) != 2:
@@ -140,7 +140,7 @@ def _swap(c: Checker, raw: Any, p: FieldPath, relevance: tuple[int, ...] | None)
     return ranks[0], ranks[1]
 
 
-def _queries(c: Checker, raw: Any, p: FieldPath) -> tuple[Problem, ...] | None:
+def _queries(c: FieldReader, raw: Any, p: FieldPath) -> tuple[Problem, ...] | None:
     if raw is INVALID:
         return None
     if not isinstance(raw, list) or not raw or len(raw) > MAX_QUERIES:
@@ -152,17 +152,15 @@ def _queries(c: Checker, raw: Any, p: FieldPath) -> tuple[Problem, ...] | None:
         m = c.mapping(item, (*p, i), QUERY_FIELDS, "query")
         if m is None:
             return None
-        relevance = _grades(c, m.get("relevance"), (*p, i, "relevance"), required=True)
-        judged = _grades(c, m.get("judged"), (*p, i, "judged"), required=False)
+        relevance = grades(c, m.get("relevance"), (*p, i, "relevance"), required=True)
+        judged = grades(c, m.get("judged"), (*p, i, "judged"), required=False)
         if relevance is None or (m.get("judged") is not None and judged is None):
             return None
         out.append(Problem(relevance, judged))
     return tuple(out)
 
 
-def _persistence(c: Checker, raw: Any, p: FieldPath) -> Any:
-    from drills.engine.metrics.cascade import parse_persistence
-
+def _persistence(c: FieldReader, raw: Any, p: FieldPath) -> Any:
     if raw is INVALID:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):

@@ -10,19 +10,19 @@ earlier steps its value is recomputed from when the learner's earlier numbers we
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from drills.engine.metrics import ndcg as _metrics
 from drills.engine.problem import GAINS, METRICS
+from drills.generators import REGISTRY
+from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.grading.scenario import CHANGES, MAX_STEPS, MIN_STEPS, ScenarioError, bind, changed
 from drills.model import STEP_KINDS, TOPICS, Part, Question, Source
-from drills.packs import codekind, problems
-from drills.packs.errors import excerpt, suggest
-from drills.packs.yamlsafe import INVALID
-
-if TYPE_CHECKING:
-    from drills.packs.errors import FieldPath
-    from drills.packs.meta import PackMeta
-    from drills.packs.schema import Checker
+from drills.packs import codekind, kinds, problems
+from drills.packs.document import INVALID
+from drills.packs.errors import FieldPath, excerpt, suggest
+from drills.packs.fieldreader import Check, FieldReader
+from drills.packs.meta import PackMeta
 
 SCENARIO_FIELDS = ("problem", "generator", "params", "steps", "tolerance")
 _KIND_FIELDS = {
@@ -33,11 +33,13 @@ _KIND_FIELDS = {
 }
 STEP_COMMON = ("name", "kind", "topic", "prompt", "hints", "explanation", "uses", "change")
 STEP_FIELDS = STEP_COMMON + tuple(dict.fromkeys(f for fs in _KIND_FIELDS.values() for f in fs))
+# A step is a question of an existing kind: its check (numeric steps are read by _numeric).
+STEP_CHECKS: dict[str, Check] = {"choice": kinds.choice, "concept": kinds.concept, "code": codekind.code}
 STEP_NAME = re.compile(r"[a-z][a-z0-9_]{0,30}")
 DRAWS = 5  # draws of a generated scenario that `packs validate` checks
 
 
-def scenario(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
+def scenario(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
     """``problem`` xor ``generator`` (+ ``params``), and ``steps`` (a generator may bring its own)."""
     has_problem, has_generator = "problem" in item, "generator" in item
     out: dict[str, Any] = {"steps": None}
@@ -79,9 +81,7 @@ def scenario(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dic
     return out
 
 
-def _generator(c: Checker, item: dict, p: FieldPath) -> dict[str, Any]:
-    from drills.generators import REGISTRY
-
+def _generator(c: FieldReader, item: dict, p: FieldPath) -> dict[str, Any]:
     name = c.text(item, p, "generator", required=True)
     params = item.get("params") or {}
     if name is None or params is INVALID:
@@ -102,10 +102,8 @@ def _generator(c: Checker, item: dict, p: FieldPath) -> dict[str, Any]:
     return {"generator": None if problems_ else name, "params": dict(params)}
 
 
-def _step(c: Checker, raw: Any, p: FieldPath, meta: PackMeta | None, problem: Any,
+def _step(c: FieldReader, raw: Any, p: FieldPath, meta: PackMeta | None, problem: Any,
           generated: bool, tolerance: Any) -> Question | None:
-    from drills.packs import kinds
-
     m = c.mapping(raw, p, STEP_FIELDS, "a step")
     if m is None:
         return None
@@ -132,7 +130,7 @@ def _step(c: Checker, raw: Any, p: FieldPath, meta: PackMeta | None, problem: An
         else:
             fields["tolerance"] = tolerance
     elif kind is not None:
-        fields = kinds.CHECKS[kind](c, m, p, meta)
+        fields = STEP_CHECKS[kind](c, m, p, meta)
     if kind in ("numeric", "choice") and "code" in m:
         fields["code"] = codekind.snippet(c, m, p)
     if "change" in m and kind != "numeric":
@@ -148,7 +146,7 @@ def _step(c: Checker, raw: Any, p: FieldPath, meta: PackMeta | None, problem: An
                     source=Source(c.doc.name, c.doc.line(p)), **fields)
 
 
-def _names(c: Checker, m: dict, p: FieldPath) -> tuple[str, ...] | None:
+def _names(c: FieldReader, m: dict, p: FieldPath) -> tuple[str, ...] | None:
     if "uses" not in m:
         return ()
     names = c.text_list(m, p, "uses")
@@ -158,7 +156,7 @@ def _names(c: Checker, m: dict, p: FieldPath) -> tuple[str, ...] | None:
     return names
 
 
-def _change(c: Checker, m: dict, p: FieldPath) -> dict[str, Any] | None:
+def _change(c: FieldReader, m: dict, p: FieldPath) -> dict[str, Any] | None:
     if "change" not in m:
         return {}
     q = (*p, "change")
@@ -194,16 +192,14 @@ def _change(c: Checker, m: dict, p: FieldPath) -> dict[str, Any] | None:
                 c.err((*q, key), "`judged` is another judged pool, e.g. judged: [3, 2, 2, 1, 0]")
                 ok = False
                 continue
-            grades = problems._grades(c, value, (*q, key), required=True)
+            grades = problems.grades(c, value, (*q, key), required=True)
             ok = ok and grades is not None
             out[key] = grades
     return out if ok else None
 
 
-def _numeric(c: Checker, m: dict, p: FieldPath, problem: Any, generated: bool,
+def _numeric(c: FieldReader, m: dict, p: FieldPath, problem: Any, generated: bool,
              change: dict[str, Any] | None) -> dict[str, Any]:
-    from drills.packs import kinds
-
     if ("metric" in m) == ("answer" in m):
         c.err(p, "a numeric step needs `metric:` (the engine computes it on the shared problem) "
                  "or, in a scenario with a fixed `problem`, a fixed `answer:`; not both")
@@ -213,11 +209,9 @@ def _numeric(c: Checker, m: dict, p: FieldPath, problem: Any, generated: bool,
             c.err((*p, "answer"), "a generated scenario's numeric step needs `metric:`: its answer "
                                   "depends on the drawn problem")
             return {}
-        return {"answer": kinds._answer(c, m["answer"], (*p, "answer")), "unit": c.text(m, p, "unit")}
+        return {"answer": kinds.checked_answer(c, m["answer"], (*p, "answer")), "unit": c.text(m, p, "unit")}
     metric = c.choice(m, p, "metric", METRICS, required=True)
     if metric is not None and problem is not None and change is not None:
-        from drills.engine.metrics import ndcg as _metrics
-
         try:
             _metrics.metric_value(changed(problem, change, metric), metric)
         except (_metrics.ProblemError, ScenarioError, ZeroDivisionError, ValueError) as exc:
@@ -226,14 +220,12 @@ def _numeric(c: Checker, m: dict, p: FieldPath, problem: Any, generated: bool,
     return {"metric": metric, "unit": c.text(m, p, "unit")}
 
 
-def finish(c: Checker, q: Question, p: FieldPath) -> Question | None:
+def finish(c: FieldReader, q: Question, p: FieldPath) -> Question | None:
     """The scenario with its steps bound to its problem (a fixed one now; a generated one is
     drawn once, seed 0, to check its steps can be built)."""
     try:
         if q.problem is not None:
             return bind(q, q.problem, q.steps)
-        from drills.quiz.plan import GenerationError, instantiate, item_rng
-
         for seed in range(DRAWS):  # the lint tries many more
             instantiate(q, item_rng(seed, 0, q.id))
     except ScenarioError as exc:

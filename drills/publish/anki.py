@@ -228,7 +228,7 @@ def notes(questions: Sequence[Question], *, seed: int = 0,
     order, so its letters match the pack); a generated template or scenario gives
     ``variants`` concrete questions, variant ``v`` drawn with ``item_rng(seed, v, id)``.
     """
-    from drills.quiz.plan import GenerationError
+    from drills.generators.instantiate import GenerationError
 
     if not 1 <= variants <= MAX_VARIANTS:
         raise ValueError(f"variants must be from 1 to {MAX_VARIANTS}, got {variants}")
@@ -244,7 +244,7 @@ def notes(questions: Sequence[Question], *, seed: int = 0,
 
 
 def _question_notes(q: Question, seed: int, variants: int) -> list[AnkiNote]:
-    from drills.quiz.plan import instantiate, item_rng
+    from drills.generators.instantiate import instantiate, item_rng
 
     out: list[AnkiNote] = []
     where = f"{q.pack or 'unnamed'} · {q.id}"

@@ -1,12 +1,20 @@
 """History storage: sessions, attempts, progress stats and spaced review in SQLite.
 
 The quiz session uses ``Store.open()``, ``start_session``, ``record_attempt`` and
-``end_session``; the CLI reads through ``drills.store.progress``, ``.review`` and ``.export``.
+``end_session``; the CLI reads through ``drills.store.progress``, ``.cards``,
+``.sessions`` and ``.history_export``.
+
+Inside, imports point one way: connection (SQLite handling, the ``Handle`` protocol),
+migrations, attempt, verdicts <- salvage, home, fields <- cards, progress, schedule,
+sessions (queries taking a ``Handle``) <- database (``Store``: open, record, recover)
+<- merge, history_export/history_import, classroom.
+
+May import: drills (root), grading, model, safetext, paths.
 """
 
 from __future__ import annotations
 
-from drills.store.db import StoreError
-from drills.store.store import MODES, SELF_GRADES, VERDICTS, Attempt, Store
+from drills.store.connection import StoreError
+from drills.store.database import MODES, SELF_GRADES, VERDICTS, Attempt, Store
 
 __all__ = ["MODES", "SELF_GRADES", "VERDICTS", "Attempt", "Store", "StoreError"]

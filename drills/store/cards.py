@@ -17,17 +17,14 @@ from __future__ import annotations
 import json
 import zlib
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fsrs import Card, Rating, Scheduler
 
 from drills.store import fields
-from drills.store.db import StoreError, recovering, utc_text, write
+from drills.store.attempt import Attempt
+from drills.store.connection import Handle, StoreError, recovering, utc_text, write
 from drills.store.fields import DUE_OK, count_damaged_cards, parse_due
-
-if TYPE_CHECKING:
-    from drills.store.attempt import Attempt
-    from drills.store.store import Store
 
 # Fuzzing spreads long intervals by a few days so reviews do not bunch up; tests turn it off.
 ENABLE_FUZZING = True
@@ -116,13 +113,13 @@ def _parse_card(text: str) -> Card | None:
         return None
 
 
-def load_card(store: Store, key: str) -> Card | None:
+def load_card(store: Handle, key: str) -> Card | None:
     """The stored card for ``key``; None when there is none or it cannot be read."""
     row = store.conn.execute("SELECT card FROM review_cards WHERE item_key = ?", (key,)).fetchone()
     return None if row is None else _parse_card(row[0])
 
 
-def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None
+def update_review(store: Handle, attempt: Attempt, *, now: datetime | None = None
                   ) -> Card | None:
     """Review the attempt's card (creating it on first sight) and store the new schedule.
 
@@ -162,7 +159,7 @@ def update_review(store: Store, attempt: Attempt, *, now: datetime | None = None
 
 
 @recovering
-def due_items(store: Store, now: datetime | None = None, limit: int | None = None) -> list[str]:
+def due_items(store: Handle, now: datetime | None = None, limit: int | None = None) -> list[str]:
     """Keys due at ``now`` (default: now), most overdue first (cards with a damaged due:
     never, and counted)."""
     keys = [key for key, _when in due_cards(store, now)]
@@ -170,7 +167,7 @@ def due_items(store: Store, now: datetime | None = None, limit: int | None = Non
 
 
 @recovering
-def due_cards(store: Store, now: datetime | None = None) -> list[tuple[str, datetime]]:
+def due_cards(store: Handle, now: datetime | None = None) -> list[tuple[str, datetime]]:
     """``(key, due)`` of the cards due at ``now`` (default: now), most overdue first.
 
     A card whose ``due`` is not a date is left out and counted (``Store.skip``).
@@ -188,20 +185,20 @@ def due_cards(store: Store, now: datetime | None = None) -> list[tuple[str, date
 
 
 @recovering
-def due_count(store: Store, now: datetime | None = None) -> int:
+def due_count(store: Handle, now: datetime | None = None) -> int:
     row = store.conn.execute(f"SELECT count(*) FROM review_cards WHERE due <= ? AND {DUE_OK}",
                              (utc_text(now),)).fetchone()
     return int(row[0])
 
 
 @recovering
-def next_due(store: Store, after: datetime | None = None) -> datetime | None:
+def next_due(store: Handle, after: datetime | None = None) -> datetime | None:
     """When the next card falls due (after ``after`` if given; else the earliest at all)."""
     return fields.next_due(store, after)
 
 
 @recovering
-def preview_intervals(store: Store, key: str, now: datetime | None = None
+def preview_intervals(store: Handle, key: str, now: datetime | None = None
                       ) -> dict[str, timedelta]:
     """How long until ``key`` would be due again after each self-grade, given at ``now``.
 

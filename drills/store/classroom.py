@@ -14,7 +14,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from drills.store.database import Store
 from drills.store.history_import import Export
+from drills.store.home import empty_history
+from drills.store.merge import merge
+from drills.store.progress import _ratio, stats
 
 TOP_SLIPS = 5
 _DROPPED = ("review",)  # a review schedule belongs to the machine it runs on
@@ -28,10 +32,6 @@ def learner_of(export: Export) -> str:
 def _merged(exports: list[Export]) -> tuple[Any, dict[str, int]]:
     """An in-memory Store holding the answers and sessions of ``exports`` (review cards
     left out), and the damaged rows skipped per file."""
-    from drills.store.home import empty_history
-    from drills.store.merge import merge
-    from drills.store.store import Store
-
     store = Store(empty_history(), Path(":memory:"), memory=True)
     damaged: dict[str, int] = {}
     for export in exports:
@@ -46,8 +46,6 @@ def _merged(exports: list[Export]) -> tuple[Any, dict[str, int]]:
 def union_stats(exports: list[Export], now: datetime) -> tuple[dict[str, Any], dict[str, int]]:
     """``drills stats --json`` over every answer of ``exports`` (without ``review``), with
     ``files`` and ``learners`` added; and the damaged rows skipped per file."""
-    from drills.store.progress import stats
-
     store, damaged = _merged(exports)
     try:
         data = stats(store, now)
@@ -69,8 +67,6 @@ def by_learner(exports: list[Export], now: datetime) -> tuple[dict[str, Any], di
     sessions, mean_seconds, first_answer, last_answer, by_topic, misconceptions`` (most
     frequent first) and ``slips`` (the top TOP_SLIPS: ``{id, count, topics}``); with the
     class's totals. And the damaged rows skipped per file."""
-    from drills.store.progress import _ratio, stats
-
     groups: dict[str, list[Export]] = {}
     for export in exports:
         groups.setdefault(learner_of(export), []).append(export)

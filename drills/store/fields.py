@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from drills.store.db import parse_utc, utc_text
-
-if TYPE_CHECKING:
-    from drills.store.store import Store
+from drills.store.connection import Handle, parse_utc, utc_text
 
 # `due` exactly as utc_text writes it, on a real calendar day (the julianday round trip
 # turns 2026-02-30 into 2026-03-01); coalesce: NULL (a damaged value) is not a date either.
@@ -28,13 +25,13 @@ MISCONCEPTIONS_OK = ("(CASE WHEN json_valid(misconceptions) "
                      "THEN json_type(misconceptions) = 'array' ELSE 0 END)")
 
 
-def count_damaged_cards(store: Store) -> None:
+def count_damaged_cards(store: Handle) -> None:
     """Count the review cards whose ``due`` is not a date (they are never due, never listed)."""
     for (rowid,) in store.conn.execute(f"SELECT rowid FROM review_cards WHERE NOT {DUE_OK}"):
         store.skip("review_cards", rowid)
 
 
-def parse_due(store: Store, rowid: int, text: Any) -> datetime | None:
+def parse_due(store: Handle, rowid: int, text: Any) -> datetime | None:
     """``due`` as an aware UTC datetime, or None (counted) when it is not one."""
     try:
         return parse_utc(text)
@@ -43,7 +40,7 @@ def parse_due(store: Store, rowid: int, text: Any) -> datetime | None:
         return None
 
 
-def next_due(store: Store, after: datetime | None) -> datetime | None:
+def next_due(store: Handle, after: datetime | None) -> datetime | None:
     """The earliest readable ``due`` (after ``after`` when given); damaged ones are counted."""
     sql = f"SELECT rowid, due FROM review_cards WHERE {DUE_OK}"
     args: tuple[Any, ...] = ()

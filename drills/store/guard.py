@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from drills import paths
+
 DB_NAME = "drills.db"
 HISTORY_FILES: tuple[str, ...] = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm")
 
@@ -19,8 +21,6 @@ HISTORY_FILES: tuple[str, ...] = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm")
 def history_files(home: Path | None = None) -> list[Path]:
     """``drills.db`` and its ``-wal`` and ``-shm`` under ``home`` (default: DRILLS_HOME)."""
     if home is None:
-        from drills import paths
-
         home = paths.home()
     return [Path(home) / name for name in HISTORY_FILES]
 

@@ -15,14 +15,13 @@ import csv
 import json
 import sqlite3
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
+from drills import __version__
 from drills.safetext import json_text
-from drills.store.db import StoreError, is_corrupt, parse_utc, utc_text
+from drills.store.connection import StoreError, is_corrupt, parse_utc, utc_text
+from drills.store.database import Store
 from drills.store.fields import decode_attempt
-
-if TYPE_CHECKING:
-    from drills.store.store import Store
 
 COLUMNS: tuple[str, ...] = (
     "attempt_id", "session_id", "answered_at", "question_id", "topic", "kind", "generator",
@@ -135,8 +134,6 @@ def write_json(store: Store, out: TextIO, learner: str | None = None) -> int:
     """The self-describing export (docs/history.md), answers written incrementally:
     ``{"drills_export": 1, "drills_version", "learner", "exported_at", "attempt_columns",
     "attempts": [...], "sessions": [...], "review_cards": [...]}``."""
-    from drills import __version__
-
     head = {"drills_export": EXPORT_VERSION, "drills_version": __version__,
             "learner": learner, "exported_at": utc_text(), "attempt_columns": list(COLUMNS)}
     out.write("{\n")

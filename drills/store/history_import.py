@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from drills.store.attempt import MODES, is_uid
-from drills.store.db import parse_utc, utc_text
+from drills.store.connection import parse_utc, utc_text
 from drills.store.history_export import EXPORT_VERSION
 
 MAX_BYTES = 128 * 1024 * 1024  # a 100,000-answer export is about 60 MB

@@ -14,7 +14,8 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from drills.store.db import StoreError, configure, connect, is_corrupt
+from drills import paths
+from drills.store.connection import StoreError, configure, connect, is_corrupt
 from drills.store.migrations import migrate, pending
 
 _FIX = "(set DRILLS_HOME to a writable directory)"
@@ -22,8 +23,6 @@ _FIX = "(set DRILLS_HOME to a writable directory)"
 
 def label(home: Path | None) -> str:
     """How to name the directory: "DRILLS_HOME" when that variable chose it."""
-    from drills import paths
-
     return "DRILLS_HOME" if home is None and os.environ.get(paths.HOME_ENV, "").strip() \
         else "the drills directory"
 
@@ -131,7 +130,7 @@ def migrated_copy(path: Path) -> sqlite3.Connection | None:
     """An older-schema history that cannot be migrated where it is (a read-only folder or
     file), copied row by row into a migrated in-memory database; None when the schema is
     current (the trouble is elsewhere) or the file cannot be read."""
-    from drills.store.salvage import fresh_copy
+    from drills.store.salvage import fresh_copy  # deferred: only an old schema read-only needs it
 
     for immutable in (False, True):
         if immutable and _wal_has_frames(path):  # an immutable read would miss those answers

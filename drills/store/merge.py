@@ -23,13 +23,12 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drills.store.attempt import Attempt, attempt_from_row
+from drills.store.connection import utc_text
+from drills.store.database import INSERT_ATTEMPT, Store, attempt_row
 from drills.store.history_import import Export, check_card, check_session, timestamp
-
-if TYPE_CHECKING:
-    from drills.store.store import Store
 
 MAX_SECONDS = 24 * 3600  # an answer's time: the longest session drills runs is a day
 
@@ -97,8 +96,6 @@ def check(export: Export) -> _Checked:
 
 def merge(store: Store, export: Export) -> Merged:
     """Merge ``export`` into ``store`` in one transaction; returns what it added."""
-    from drills.store.store import _INSERT, _row
-
     checked = check(export)
 
     def body(conn: sqlite3.Connection) -> Merged:
@@ -121,7 +118,7 @@ def merge(store: Store, export: Export) -> Merged:
             if _same_answer(conn, attempt, export.legacy):
                 done.present += 1
                 continue
-            conn.execute(_INSERT, _row(sid, attempt))
+            conn.execute(INSERT_ATTEMPT, attempt_row(sid, attempt))
             done.attempts += 1
         for card in checked.cards:
             done.cards += _card(conn, card)
@@ -136,8 +133,6 @@ def _same_answer(conn: sqlite3.Connection, a: Attempt, legacy: bool) -> bool:
     ones): importing such a file (``legacy``), or a new export against answers a legacy file
     brought. Same question, verdict, seconds and time to the microsecond: the same answer.
     (Never between two new exports: a class report merges different people's files.)"""
-    from drills.store.db import utc_text
-
     return conn.execute(
         "SELECT 1 FROM attempts a JOIN sessions s ON s.id = a.session_id "
         "WHERE a.answered_at = ? AND a.question_id = ? AND a.verdict = ? AND a.seconds = ? "

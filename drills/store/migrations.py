@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from drills.store.db import utc_text, write
+from drills.store.connection import utc_text, write
 
 Step = str | Callable[[sqlite3.Connection], None]
 

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from drills.store.db import recovering, utc_text
+from drills.store.connection import Handle, recovering, utc_text
 from drills.store.fields import DUE_OK, MISCONCEPTIONS_OK, count_damaged_cards, next_due
 from drills.store.verdicts import MISSES, RIGHT, right_sql
-
-if TYPE_CHECKING:
-    from drills.store.store import Store
 
 TREND_SESSIONS = 10
 RECENT_ATTEMPTS = 200
@@ -33,7 +30,7 @@ def _ratio(num: float, den: float) -> float:
     return round(num / den, 4) if den else 0.0
 
 
-def _summary(store: Store) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]],
+def _summary(store: Handle) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]],
                                     dict[str, dict[str, Any]], float]:
     """by_topic, by_kind, by_verdict and total seconds from ONE covering-index scan."""
     topics: dict[str, list[float]] = {}
@@ -59,7 +56,7 @@ def _summary(store: Store) -> tuple[dict[str, dict[str, Any]], dict[str, dict[st
     return shape(topics), shape(kinds), shape(verdicts), total
 
 
-def _by_difficulty(store: Store) -> tuple[dict[str, dict[str, Any]], int]:
+def _by_difficulty(store: Handle) -> tuple[dict[str, dict[str, Any]], int]:
     """Accuracy per recorded difficulty (easy, medium, hard first), and how many answers
     have none (recorded before drills stored it). One scan of a partial covering index."""
     rows = store.conn.execute(
@@ -78,7 +75,7 @@ def _local_midnight(day: date) -> str:
     return utc_text(datetime.combine(day, time()).astimezone())
 
 
-def _activity(store: Store, today: date, days: int = ACTIVITY_DAYS) -> list[dict[str, Any]]:
+def _activity(store: Handle, today: date, days: int = ACTIVITY_DAYS) -> list[dict[str, Any]]:
     """Answers on each of the last ``days`` local calendar days, oldest first (today last).
 
     One index range count per day on answered_at: the cost is the answers counted, and
@@ -96,7 +93,7 @@ def _activity(store: Store, today: date, days: int = ACTIVITY_DAYS) -> list[dict
     return out
 
 
-def _misconceptions(store: Store) -> tuple[dict[str, int], dict[str, list[str]]]:
+def _misconceptions(store: Handle) -> tuple[dict[str, int], dict[str, list[str]]]:
     """Counts per misconception id (most frequent first) and the topics each showed up in.
 
     An answer whose misconceptions are not a JSON list is left out and counted.
@@ -120,7 +117,7 @@ def _misconceptions(store: Store) -> tuple[dict[str, int], dict[str, list[str]]]
     return {m: counts[m] for m in order}, where
 
 
-def _trend(store: Store, sessions: int = TREND_SESSIONS) -> list[dict[str, Any]]:
+def _trend(store: Handle, sessions: int = TREND_SESSIONS) -> list[dict[str, Any]]:
     rows = store.conn.execute(
         f"""SELECT s.id, s.mode, s.started_at, count(a.id), sum({right_sql('a.verdict')})
            FROM (SELECT id, mode, started_at FROM sessions
@@ -132,7 +129,7 @@ def _trend(store: Store, sessions: int = TREND_SESSIONS) -> list[dict[str, Any]]
              "correct": c, "accuracy": _ratio(c, n)} for sid, mode, started, n, c in rows]
 
 
-def _practised_on(store: Store, day: date) -> bool:
+def _practised_on(store: Handle, day: date) -> bool:
     """Any answer on this local calendar day? One index probe on answered_at."""
     start = datetime.combine(day, time()).astimezone()
     end = datetime.combine(day + timedelta(days=1), time()).astimezone()
@@ -142,7 +139,7 @@ def _practised_on(store: Store, day: date) -> bool:
     return row is not None
 
 
-def _day_streak(store: Store, today: date) -> int:
+def _day_streak(store: Handle, today: date) -> int:
     """Consecutive local days with practice, ending today (or yesterday: still alive).
 
     Walks back one day at a time with index probes, so the cost grows with the streak,
@@ -156,7 +153,7 @@ def _day_streak(store: Store, today: date) -> int:
     return streak
 
 
-def _correct_streak(store: Store) -> int:
+def _correct_streak(store: Handle) -> int:
     """Correct (or consistent) answers in a row, counting back from the latest one.
 
     One index lookup per miss verdict (max(id) WHERE verdict = ?) instead of a scan.
@@ -171,7 +168,7 @@ def _correct_streak(store: Store) -> int:
 
 
 @recovering
-def recent_topics(store: Store, recent: int = RECENT_ATTEMPTS) -> dict[str, dict[str, float]]:
+def recent_topics(store: Handle, recent: int = RECENT_ATTEMPTS) -> dict[str, dict[str, float]]:
     """Per topic over the last ``recent`` attempts: attempts, correct, misses (close counts
     half; consistent is correct and no miss)."""
     rows = store.conn.execute(
@@ -183,7 +180,7 @@ def recent_topics(store: Store, recent: int = RECENT_ATTEMPTS) -> dict[str, dict
 
 
 @recovering
-def topic_weights(store: Store, topics: Iterable[str], recent: int = RECENT_ATTEMPTS
+def topic_weights(store: Handle, topics: Iterable[str], recent: int = RECENT_ATTEMPTS
                   ) -> dict[str, float]:
     """Sampling weights for adaptive practice: 1 + 3 * smoothed recent miss rate.
 
@@ -199,7 +196,7 @@ def topic_weights(store: Store, topics: Iterable[str], recent: int = RECENT_ATTE
     return weights
 
 
-def _practise_next(store: Store, misconceptions: dict[str, int],
+def _practise_next(store: Handle, misconceptions: dict[str, int],
                    where: dict[str, list[str]]) -> dict[str, list[dict[str, Any]]]:
     weak = []
     for topic, data in recent_topics(store).items():
@@ -213,7 +210,7 @@ def _practise_next(store: Store, misconceptions: dict[str, int],
     return {"topics": weak, "misconceptions": slips}
 
 
-def _review(store: Store, now: datetime) -> dict[str, Any]:
+def _review(store: Handle, now: datetime) -> dict[str, Any]:
     """Cards, how many are due, and when the next falls due; a card whose due is not a
     date is left out and counted."""
     count_damaged_cards(store)
@@ -225,7 +222,7 @@ def _review(store: Store, now: datetime) -> dict[str, Any]:
 
 
 @recovering
-def stats(store: Store, now: datetime | None = None) -> dict[str, Any]:
+def stats(store: Handle, now: datetime | None = None) -> dict[str, Any]:
     """Everything ``drills stats`` shows, as plain JSON-ready data."""
     now = now or datetime.now(timezone.utc)
     by_topic, by_kind, by_verdict, seconds = _summary(store)

@@ -20,14 +20,11 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drills.store.attempt import new_uid
-from drills.store.db import StoreError, connect, copy_aside, utc_text, write
+from drills.store.connection import connect, copy_aside, utc_text, write
 from drills.store.migrations import fill_uids, migrate
-
-if TYPE_CHECKING:
-    from drills.store.store import Store
 
 TABLES: tuple[str, ...] = ("sessions", "attempts", "review_cards")
 MAX_STEP = 1024  # the largest jump when probing past damage (a bigger one may skip good rows)
@@ -267,40 +264,3 @@ def repair(path: Path, sessions: Iterable[Sequence[Any]] = ()) -> tuple[Path, Sa
         return aside, result
     finally:
         fix.close()
-
-
-def recover(store: Store, exc: BaseException, sessions: Sequence[Sequence[Any]] = ()) -> None:
-    """Repair ``store``'s damaged file in place and say so with ``store.note``.
-
-    A read-only store whose file cannot be repaired (a read-only folder or file) goes on
-    with an in-memory copy of the readable rows instead. Raises StoreError when neither
-    works; the caller re-runs what failed.
-    """
-    why = reason(exc)
-    try:
-        aside, kept = repair(store.path, sessions)
-    except CannotRepair as cannot:
-        if not store.readonly:
-            raise StoreError(f"the history database {store.path} is damaged ({why}) and "
-                             f"could not be repaired: {cannot}") from None
-        try:
-            mem, kept = fresh_copy(store.conn)
-        except sqlite3.Error as err:
-            raise StoreError(f"the history database {store.path} is damaged ({why}) "
-                             f"and cannot be read: {reason(err)}") from None
-        store.conn.close()
-        store.conn, store.memory = mem, True
-        store.note(f"The history database {store.path} is damaged ({why}) and could not be "
-                   f"repaired ({cannot}); showing the {kept.kept:,} of {kept.total:,} rows "
-                   "that can still be read.")
-        return
-    if store.readonly:  # an immutable read (a read-only folder) would not see the rebuild
-        from drills.store.home import read_only
-
-        fresh = read_only(store.path)
-        if fresh is not None:
-            store.conn.close()
-            store.conn = fresh
-    store.note(f"The history database was damaged ({why}); the damaged file was kept as "
-               f"{aside}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
-               "database.")

@@ -10,13 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
-from typing import TYPE_CHECKING
 
-from drills.store.db import recovering, utc_text
+from drills.store.connection import Handle, recovering, utc_text
 from drills.store.fields import DUE_OK, count_damaged_cards, next_due
-
-if TYPE_CHECKING:
-    from drills.store.store import Store
 
 FORECAST_DAYS = 14
 # The item key of an attempt in SQL, as drills.store.cards.item_key builds it: a
@@ -31,7 +27,7 @@ def local_midnight(day: date) -> datetime:
     return datetime.combine(day, time()).astimezone()
 
 
-def _count(store: Store, lo: datetime | None, hi: datetime | None) -> int:
+def _count(store: Handle, lo: datetime | None, hi: datetime | None) -> int:
     sql = f"SELECT count(*) FROM review_cards WHERE {DUE_OK}"
     args: list[str] = []
     if lo is not None:
@@ -54,7 +50,7 @@ class Forecast:
 
 
 @recovering
-def forecast(store: Store, now: datetime | None = None, days: int = FORECAST_DAYS) -> Forecast:
+def forecast(store: Handle, now: datetime | None = None, days: int = FORECAST_DAYS) -> Forecast:
     """How many cards fall due on each of the next ``days`` local days, today first.
 
     Today counts every card due before tomorrow, overdue ones too. Cards whose due is
@@ -76,7 +72,7 @@ def forecast(store: Store, now: datetime | None = None, days: int = FORECAST_DAY
 
 
 @recovering
-def next_due_day(store: Store, now: datetime | None = None) -> tuple[datetime, int] | None:
+def next_due_day(store: Handle, now: datetime | None = None) -> tuple[datetime, int] | None:
     """When the next card falls due after ``now``, and how many fall due that local day
     (from then to its midnight); None when nothing is scheduled after ``now``."""
     now = now or datetime.now(timezone.utc)
@@ -88,7 +84,7 @@ def next_due_day(store: Store, now: datetime | None = None) -> tuple[datetime, i
 
 
 @recovering
-def reviewed_keys(store: Store, keys: Sequence[str]) -> set[str]:
+def reviewed_keys(store: Handle, keys: Sequence[str]) -> set[str]:
     """Those of ``keys`` already answered in a review session (not new to review)."""
     wanted = set(keys)
     if not wanted:
@@ -100,7 +96,7 @@ def reviewed_keys(store: Store, keys: Sequence[str]) -> set[str]:
 
 
 @recovering
-def new_reviewed_today(store: Store, now: datetime | None = None) -> int:
+def new_reviewed_today(store: Handle, now: datetime | None = None) -> int:
     """Items answered in a review session for the first time today (local day)."""
     now = now or datetime.now(timezone.utc)
     start = utc_text(local_midnight(now.astimezone().date()))

@@ -10,13 +10,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from drills.store.db import recovering
+from drills.store.connection import Handle, recovering
 from drills.store.verdicts import is_right, right_sql
-
-if TYPE_CHECKING:
-    from drills.store.store import Store
 
 _ANSWER_COLUMNS = ("attempt_id", "question_id", "topic", "kind", "generator", "verdict",
                    "given", "expected", "expected_value", "misconceptions", "seconds",
@@ -47,7 +44,7 @@ _SELECT = f"""SELECT s.id, s.mode, s.seed, s.options, s.started_at, s.ended_at, 
 
 
 @recovering
-def list_sessions(store: Store, limit: int | None = 20) -> tuple[list[dict[str, Any]], int]:
+def list_sessions(store: Handle, limit: int | None = 20) -> tuple[list[dict[str, Any]], int]:
     """The most recent ``limit`` sessions, newest first, and how many there are in all.
 
     Each: ``id, mode, seed, started_at, ended_at`` (UTC text; ``ended_at`` None when the
@@ -64,7 +61,7 @@ def list_sessions(store: Store, limit: int | None = 20) -> tuple[list[dict[str, 
     return [_session(row) for row in store.conn.execute(sql, args)], int(count)
 
 
-def _misconceptions(store: Store, attempt_id: int, text: Any) -> list[str]:
+def _misconceptions(store: Handle, attempt_id: int, text: Any) -> list[str]:
     try:
         value = json.loads(text) if isinstance(text, str) else None
     except ValueError:
@@ -112,7 +109,7 @@ def _review_next(answers: list[dict[str, Any]]) -> list[str]:
 
 
 @recovering
-def session_report(store: Store, session_id: int) -> dict[str, Any] | None:
+def session_report(store: Handle, session_id: int) -> dict[str, Any] | None:
     """One session with its answers in order, for its report card; None if no such id.
 
     Adds to the fields of ``list_sessions``: ``options`` (as started), ``quit_early``,

@@ -21,7 +21,7 @@ GIVEN_WIDTH = 60
 
 def local_time(text: Any) -> str:
     """A stored UTC timestamp as local ``YYYY-MM-DD HH:MM``; damaged text shown as it is."""
-    from drills.store.db import parse_utc
+    from drills.store.connection import parse_utc
 
     try:
         return parse_utc(text).astimezone().strftime("%Y-%m-%d %H:%M")

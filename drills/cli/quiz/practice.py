@@ -244,7 +244,7 @@ def run_review(keys: list[str], count: int) -> int:
     found = resolve(keys, questions)
     stale = sum(1 for key in keys if key not in found)
     chosen = [key for key in keys if key in found][: max(0, count)]
-    from drills.grading.leaks import Guard
+    from drills.packs.leaks import Guard
 
     guard = Guard()  # two due items whose texts give each other's answers: the later waits
     items: list[Question] = []

@@ -119,7 +119,7 @@ def learner_lines(entry: dict[str, Any], width: int, unicode: bool, paint: Paint
 
 def _day(text: str) -> str:
     """A stored UTC time as the local calendar day it fell on."""
-    from drills.store.db import parse_utc
+    from drills.store.connection import parse_utc
 
     try:
         return parse_utc(text).astimezone().strftime("%Y-%m-%d")

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from decimal import Context, Decimal
 from typing import Any
 
+from drills.coding.text import code_lines
 from drills.model import LETTERS, Question
 
 MIN_DIGITS = 3  # significant digits (not trailing zeros) a number needs to give an answer away
@@ -226,7 +227,7 @@ def answer_digits(q: Question) -> str | None:
     """A fixed numeric question's exact answer to STORED_DIGITS digits (None: no answer)."""
     if q.kind != "numeric":
         return None
-    from drills.grading.reference import reference
+    from drills.grading.reference import reference  # deferred: a warm pack cache has the answers
 
     try:
         return str(Context(prec=STORED_DIGITS).plus(reference(q).decimal()))
@@ -309,8 +310,6 @@ def _examples(q: Question) -> list[tuple[str, str]]:
     """A code question's signature and examples as shown (their values are answers too)."""
     if q.kind != "code" and not q.code:
         return []
-    from drills.coding.text import code_lines
-
     return [("examples", "\n".join(code_lines(q)))]
 
 
@@ -326,7 +325,7 @@ def _exact_leaks(a: Question, shown: Sequence[tuple[str, str]], b: Question) -> 
 def _exact_text(q: Question) -> str | None:
     if q.kind != "numeric":
         return None
-    from drills.grading.reference import reference
+    from drills.grading.reference import reference  # deferred: lint's, not the planner's
 
     try:
         text = " ".join(reference(q).text.split())

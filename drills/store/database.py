@@ -1,7 +1,11 @@
-"""The Store: sessions and graded attempts, each committed before the quiz moves on.
+"""The Store, the history database: sessions and graded attempts, each committed before
+the quiz moves on, and damage repaired where it is met.
 
 An attempt is written (with its review-card update) in one BEGIN IMMEDIATE transaction,
-so a crash or ``kill -9`` mid-session loses at most the answer being typed.
+so a crash or ``kill -9`` mid-session loses at most the answer being typed. The Store is
+the top of drills.store's own layering: it uses home (the directory), salvage (rebuilding
+a damaged file) and cards (the review schedule); those, and the queries that read the
+history, take a connection or a ``connection.Handle`` and never import the Store.
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from drills import paths
+from drills.store import home as homes
 from drills.store.attempt import MODES, SELF_GRADES, Attempt, new_uid
-from drills.store.db import (
+from drills.store.connection import (
     StoreError,
     check_writable,
     configure,
@@ -36,7 +42,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
 
 
-def _row(session_id: int, a: Attempt) -> tuple[Any, ...]:
+def attempt_row(session_id: int, a: Attempt) -> tuple[Any, ...]:
     return (
         session_id, a.question_id, a.topic, a.kind, a.generator,
         None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
@@ -46,7 +52,7 @@ def _row(session_id: int, a: Attempt) -> tuple[Any, ...]:
     )
 
 
-_INSERT = """INSERT INTO attempts(session_id, question_id, topic, kind, generator, params,
+INSERT_ATTEMPT = """INSERT INTO attempts(session_id, question_id, topic, kind, generator, params,
     verdict, given, expected, expected_value, misconceptions, seconds, self_grade, answered_at,
     difficulty, scenario, step, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 
@@ -55,7 +61,7 @@ class Store:
     """The history database under DRILLS_HOME. Every method raises StoreError on failure.
 
     Damage found mid-command (``database disk image is malformed``) is repaired by
-    ``recover`` (see drills.store.salvage), then the read or write that met it runs once
+    ``recover`` (with drills.store.salvage), then the read or write that met it runs once
     more: reads through ``reading`` (the ``recovering`` decorator), writes through
     ``_transact``. Notices go to ``notify`` when set, else wait in ``notices``.
     """
@@ -84,9 +90,6 @@ class Store:
         ``readonly`` (stats, export, review --list) needs no write access and creates
         nothing: without a database yet, the store is an empty one in memory.
         """
-        from drills import paths
-        from drills.store import home as homes
-
         name = homes.label(home)
         home = Path(home) if home is not None else paths.home()
         path = home / "drills.db"
@@ -167,7 +170,7 @@ class Store:
         is still committed and ReviewError (a StoreError) is raised afterwards.
         """
         def insert(conn: sqlite3.Connection) -> StoreError | None:
-            conn.execute(_INSERT, _row(session_id, attempt))
+            conn.execute(INSERT_ATTEMPT, attempt_row(session_id, attempt))
             return self._review(attempt)
 
         failure = self._transact(insert)
@@ -186,14 +189,14 @@ class Store:
         def insert(conn: sqlite3.Connection) -> list[StoreError]:
             failures: list[StoreError] = []
             for attempt in batch:
-                conn.execute(_INSERT, _row(session_id, attempt))
+                conn.execute(INSERT_ATTEMPT, attempt_row(session_id, attempt))
                 if review and (failure := self._review(attempt)) is not None:
                     failures.append(failure)
             return failures
 
         failures = self._transact(insert)
         if failures:
-            from drills.store.cards import ReviewError
+            from drills.store.cards import ReviewError  # deferred: cards imports fsrs (~50 ms)
 
             more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
             raise ReviewError(f"{failures[0]}{more}")
@@ -207,7 +210,11 @@ class Store:
         transaction (a full disk, say), nothing can be kept: the error propagates; so does
         damage, which ``_transact`` repairs before saving the answer again.
         """
-        from drills.store.cards import ReviewError, item_key, update_review
+        from drills.store.cards import (  # deferred: fsrs (~50 ms) waits for the first answer
+            ReviewError,
+            item_key,
+            update_review,
+        )
 
         conn = self.conn
         conn.execute("SAVEPOINT review_card")
@@ -309,10 +316,13 @@ class Store:
     def recover(self, exc: BaseException) -> None:
         """Damage met mid-command: rebuild the database from every row still readable.
 
-        The damaged file is kept as ``drills.db.corrupt-<time>`` and a notice says where
-        and how many rows were kept; see ``drills.store.salvage.recover``.
+        The damaged file is repaired in place (``drills.store.salvage.repair``), kept as
+        ``drills.db.corrupt-<time>``, and a notice says where and how many rows were kept.
+        A read-only store whose file cannot be repaired (a read-only folder or file) goes
+        on with an in-memory copy of the readable rows instead. Raises StoreError when
+        neither works; the caller re-runs what failed.
         """
-        from drills.store.salvage import recover
+        from drills.store import salvage  # deferred: only damage needs it, start-up never does
 
         if self.memory or self._recoveries >= MAX_RECOVERIES:
             raise StoreError(f"the history database {self.path} is damaged ({exc})") from None
@@ -322,7 +332,32 @@ class Store:
                 self.conn.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-        recover(self, exc, list(self._sessions.values()))
+        why = salvage.reason(exc)
+        try:
+            aside, kept = salvage.repair(self.path, list(self._sessions.values()))
+        except salvage.CannotRepair as cannot:
+            if not self.readonly:
+                raise StoreError(f"the history database {self.path} is damaged ({why}) and "
+                                 f"could not be repaired: {cannot}") from None
+            try:
+                mem, kept = salvage.fresh_copy(self.conn)
+            except sqlite3.Error as err:
+                raise StoreError(f"the history database {self.path} is damaged ({why}) "
+                                 f"and cannot be read: {salvage.reason(err)}") from None
+            self.conn.close()
+            self.conn, self.memory = mem, True
+            self.note(f"The history database {self.path} is damaged ({why}) and could not be "
+                      f"repaired ({cannot}); showing the {kept.kept:,} of {kept.total:,} rows "
+                      "that can still be read.")
+            return
+        if self.readonly:  # an immutable read (a read-only folder) would not see the rebuild
+            fresh = homes.read_only(self.path)
+            if fresh is not None:
+                self.conn.close()
+                self.conn = fresh
+        self.note(f"The history database was damaged ({why}); the damaged file was kept as "
+                  f"{aside}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
+                  "database.")
 
 
 class _Corrupt(Exception):

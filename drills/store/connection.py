@@ -3,6 +3,7 @@
 Two drills processes may write at once (a quiz in one terminal, ``drills review`` in
 another). A deferred BEGIN that reads and then writes can fail with SQLITE_BUSY that the
 busy timeout cannot fix, so every write takes the write lock up front (``write``).
+``Handle`` is what the queries need of the Store, so they never import it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 10_000
@@ -29,11 +30,26 @@ class StoreError(Exception):
     """A one-line, user-facing problem with the history database or its directory."""
 
 
+class Handle(Protocol):
+    """What a query needs of the Store (drills.store.database): its connection, a read
+    that survives damage (``reading``), and a count of the rows it left out (``skip``).
+
+    The queries below the Store (fields, cards, progress, schedule, sessions) take a
+    Handle, so none of them imports the Store that calls them.
+    """
+
+    conn: sqlite3.Connection
+
+    def reading(self, read: Callable[[], T]) -> T: ...
+
+    def skip(self, table: str, rowid: int) -> None: ...
+
+
 def recovering(read: Callable[..., T]) -> Callable[..., T]:
     """Make ``read(store, ...)`` survive damage: ``store.reading`` repairs the database
     and runs the whole read again (see ``Store.reading``)."""
     @functools.wraps(read)
-    def guarded(store: Any, *args: Any, **kwargs: Any) -> T:
+    def guarded(store: Handle, *args: Any, **kwargs: Any) -> T:
         return store.reading(lambda: read(store, *args, **kwargs))
 
     return guarded
