@@ -74,7 +74,8 @@ def prompt_errors(q: Question) -> list[str]:
 
 def _answer_agrees(q: Question) -> list[str]:
     from drills.answers.parser import AnswerError, parse
-    from drills.engine.metrics.ndcg import ProblemError, metric_value
+    from drills.engine.metrics.registry import metric_value
+    from drills.engine.problem import ProblemError
 
     assert q.problem is not None and q.metric and q.answer is not None
     try:

@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from drills.coding.task import (
-    CODE_METRICS,
     DEFAULT_CASES,
     EDGES,
     MAX_CASES,
@@ -23,6 +22,7 @@ from drills.coding.task import (
     CodeTask,
     TaskError,
 )
+from drills.engine.metrics.registry import CODE_METRICS
 from drills.engine.problem import AP_CONVENTION_NAMES, GAINS
 from drills.packs.yamlsafe import INVALID
 
@@ -107,7 +107,7 @@ def _task(c: Checker, item: dict, p: FieldPath, ok: bool) -> CodeTask | None:
 
 def _persistence(c: Checker, raw: Any, p: FieldPath) -> Fraction | None:
     from drills.engine.metrics.cascade import parse_persistence
-    from drills.engine.metrics.ndcg import ProblemError
+    from drills.engine.problem import ProblemError
 
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
         c.err(p, "`persistence` is RBP's p, a number between 0 and 1 such as 0.8 or \"4/5\"")
@@ -178,7 +178,8 @@ def _tolerance(c: Checker, item: dict, p: FieldPath) -> float | None:
 def _try_examples(task: CodeTask) -> None:
     """Every example must be a call the engine can compute."""
     from drills.coding.task import problem_for
-    from drills.engine.metrics.ndcg import ProblemError, metric_value
+    from drills.engine.metrics.registry import metric_value
+    from drills.engine.problem import ProblemError
 
     for n, call in enumerate(task.examples):
         try:

@@ -10,9 +10,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from drills.engine.metrics import ndcg as _metrics
-from drills.engine.problem import MEASURED_METRICS as MEASURED
-from drills.engine.problem import METRICS
+from drills.engine.metrics.registry import metric_value, names
+from drills.engine.problem import ProblemError
 from drills.model import Option
 from drills.packs import codekind, problems
 from drills.packs.document import described
@@ -23,7 +22,11 @@ from drills.packs.yamlsafe import INVALID
 if TYPE_CHECKING:
     from drills.packs.schema import Checker, PackMeta
 
-SWAP_METRICS = ("delta_ndcg", "discount_ratio")
+METRICS = names()
+SWAP_METRICS = names(taking="swap")  # delta_ndcg, discount_ratio
+# The metrics computed when a pack loads: they check what NDCG's own checks do not (k is the
+# rank asked about, a gain ratio compares two grades, a pool need only hold relevant grades).
+SELF_CHECKED = names(family="quantity") + names(measured=True) + ("ndcg_difference",)
 OPTION_FIELDS = ("text", "correct", "explanation")
 
 Check = Callable[["Checker", dict, FieldPath, "PackMeta | None"], dict[str, Any]]
@@ -63,10 +66,10 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
             c.err((*p, "problem"), f"metric {metric} needs `swap: [i, j]` (two 1-based ranks)")
         elif metric not in SWAP_METRICS and problem.swap is not None:
             c.err((*p, "problem", "swap"), "`swap` is only used by metrics delta_ndcg and discount_ratio")
-        elif metric in _metrics.QUANTITIES or metric in MEASURED or metric == "ndcg_difference":
+        elif metric in SELF_CHECKED:
             try:  # k is the rank asked about, a gain ratio compares two grades, ...
-                _metrics.metric_value(problem, metric)
-            except (_metrics.ProblemError, ZeroDivisionError) as exc:
+                metric_value(problem, metric)
+            except (ProblemError, ZeroDivisionError) as exc:
                 c.err((*p, "problem"), f"metric {metric}: {exc}")
     out.update(problem=problem, metric=metric)
     return out

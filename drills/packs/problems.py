@@ -11,9 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from drills.engine.metrics import ndcg as _metrics
-from drills.engine.problem import AP_CONVENTION_NAMES, GAINS, QUERY_METRICS, Problem
-from drills.engine.problem import MEASURED_METRICS as MEASURED
+from drills.engine.metrics.registry import names
+from drills.engine.problem import (
+    AP_CONVENTION_NAMES,
+    GAINS,
+    MAX_LIST,
+    MAX_RELEVANCE,
+    Problem,
+    ProblemError,
+)
 from drills.packs.yamlsafe import INVALID
 
 if TYPE_CHECKING:
@@ -21,12 +27,16 @@ if TYPE_CHECKING:
     from drills.packs.schema import Checker
 
 # The exact engine's own limits, so a pack that loads can always be computed.
-MAX_LIST, MAX_GRADE = _metrics.MAX_LIST, _metrics.MAX_RELEVANCE
+MAX_GRADE = MAX_RELEVANCE
 MAX_QUERIES = 20
 PROBLEM_FIELDS = ("relevance", "judged", "k", "gain", "swap", "versus", "threshold", "denominator",
                   "persistence", "max_grade", "queries")
 QUERY_FIELDS = ("relevance", "judged")
+QUERY_METRICS = names(per_query=True)  # map, mrr
+MEASURED = names(measured=True)  # the metrics that check their own pool
 # Which metrics each extra field is for: a field a metric ignores is an error, not a silent no-op.
+# (The registry's ``takes`` in the order these messages list them: tests/test_metric_registry.py
+# checks that the two agree.)
 FIELD_METRICS = {
     "threshold": ("precision", "recall", "rprec", "hit", "rr", "ap", "map", "mrr"),
     "denominator": ("ap", "map"),
@@ -170,6 +180,6 @@ def _persistence(c: Checker, raw: Any, p: FieldPath) -> Any:
         return None
     try:
         return parse_persistence(c.doc.text(p, raw) if isinstance(raw, float) else str(raw))
-    except _metrics.ProblemError as exc:
+    except ProblemError as exc:
         c.err(p, str(exc))
         return None

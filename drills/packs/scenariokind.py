@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from drills.engine.problem import GAINS, METRICS
+from drills.engine.metrics.registry import names
+from drills.engine.problem import GAINS
 from drills.grading.scenario import CHANGES, MAX_STEPS, MIN_STEPS, ScenarioError, bind, changed
 from drills.model import STEP_KINDS, TOPICS, Part, Question, Source
 from drills.packs import codekind, problems
@@ -214,13 +215,14 @@ def _numeric(c: Checker, m: dict, p: FieldPath, problem: Any, generated: bool,
                                   "depends on the drawn problem")
             return {}
         return {"answer": kinds._answer(c, m["answer"], (*p, "answer")), "unit": c.text(m, p, "unit")}
-    metric = c.choice(m, p, "metric", METRICS, required=True)
+    metric = c.choice(m, p, "metric", names(), required=True)
     if metric is not None and problem is not None and change is not None:
-        from drills.engine.metrics import ndcg as _metrics
+        from drills.engine.metrics.registry import metric_value
+        from drills.engine.problem import ProblemError
 
         try:
-            _metrics.metric_value(changed(problem, change, metric), metric)
-        except (_metrics.ProblemError, ScenarioError, ZeroDivisionError, ValueError) as exc:
+            metric_value(changed(problem, change, metric), metric)
+        except (ProblemError, ScenarioError, ZeroDivisionError, ValueError) as exc:
             c.err((*p, "metric"), f"metric {metric} on the shared problem"
                                   + (" with this change" if change else "") + f": {exc}")
     return {"metric": metric, "unit": c.text(m, p, "unit")}
