@@ -14,13 +14,15 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from drills.engine.metrics.registry import names
+
 if TYPE_CHECKING:
     from drills.model import Question
 
-NDCG_FAMILY = ("dcg", "idcg", "ndcg", "delta_ndcg", "ndcg_difference")
+NDCG_FAMILY = names(family="ndcg")  # dcg, idcg, ndcg, delta_ndcg, ndcg_difference: NDCG@k in prompts
 _AT_K = re.compile(r"(NDCG|I?DCG)@(\d+)")
 _OTHER_AT_K = re.compile(r"\b(?:P|Precision|Hit|RR|MRR|AP|MAP|R|Recall|ERR|RBP)@(\d+)", re.IGNORECASE)
-CUT_METRICS = ("rr", "precision", "hit", "ap", "map", "mrr", "recall", "err", "rbp")
+CUT_METRICS = names(measured=True, taking="k")  # P@k, AP@k, ERR@k, ... in prompts
 # What a prompt must say to ask for each metric.
 NAMES: dict[str, tuple[str, str]] = {
     "ndcg": (r"NDCG|normali[sz]ed DCG", "NDCG"),

@@ -22,7 +22,6 @@ from drills.packs.yamlsafe import INVALID
 if TYPE_CHECKING:
     from drills.packs.schema import Checker, PackMeta
 
-METRICS = names()
 SWAP_METRICS = names(taking="swap")  # delta_ndcg, discount_ratio
 # The metrics computed when a pack loads: they check what NDCG's own checks do not (k is the
 # rank asked about, a gain ratio compares two grades, a pool need only hold relevant grades).
@@ -51,7 +50,7 @@ def numeric(c: Checker, item: dict, p: FieldPath, meta: PackMeta | None) -> dict
     if not has_problem:
         c.err(p, "a numeric question needs `answer: \"...\"` or `problem:` + `metric:`")
         return out
-    metric = c.choice(item, p, "metric", METRICS, required=True)
+    metric = c.choice(item, p, "metric", names(), required=True)
     reported = len(c.doc.errors)
     raw = item["problem"] if isinstance(item["problem"], dict) else {}
     if metric is not None and not field_errors(c, raw, (*p, "problem"), metric):

@@ -66,7 +66,7 @@ SOLVE_METRICS: tuple[str, ...] = ("ndcg", "dcg", "idcg", "ap", "precision", "rec
 CODE_METRICS: tuple[str, ...] = (*SOLVE_METRICS, "map", "mrr", "delta_ndcg")
 
 # trec_eval's measure family (``map``, ``P``, ``ndcg_cut``, ...) -> the metric it computes.
-TREC: dict[str, str] = {family: m.name for m in _REGISTERED for family in m.trec}
+TREC: dict[str, str] = {family: m.name for m in METRICS.values() for family in m.trec}
 
 Result = Union[binary.BinaryResult, binary.MeanResult, cascade.CascadeResult]  # noqa: UP007 - 3.10 runtime alias
 
@@ -75,7 +75,7 @@ def names(*, family: str | None = None, taking: str | None = None, per_query: bo
           measured: bool | None = None) -> tuple[str, ...]:
     """The registered names (those of ``family``, those that take the Problem field
     ``taking``, the per-query ones, those with an exact result with rows), in registry order."""
-    return tuple(m.name for m in _REGISTERED
+    return tuple(m.name for m in METRICS.values()
                  if (family is None or m.family == family)
                  and (taking is None or taking in m.takes)
                  and (per_query is None or m.per_query == per_query)
