@@ -4,7 +4,9 @@ Every value here is rational, so it is kept as a ``fractions.Fraction``. Each fu
 returns a frozen ``BinaryResult`` (or ``MeanResult`` over several queries) with the exact
 value, its ``text`` ("29/48"), a float ``value`` and the worked ``rows`` (one per rank:
 grade, relevant or not, hits so far, precision at that rank, whether it counts toward AP),
-so the same computation grades an answer and prints its worked table.
+so the same computation grades an answer and prints its worked table (``worked``). The
+family's metrics are declared at the end (``METRICS``) for the registry. Imports only the
+engine's low modules (exact, problem, table, metrics.spec, metrics.rational).
 
 Conventions (see the project notes on metrics; trec_eval's by default):
 - graded judgements become binary with ``threshold`` (trec_eval's ``-l``): relevant iff

@@ -11,6 +11,9 @@ binary metrics' (``drills.engine.metrics.binary``) so one computation grades and
   g_i / g_max (0/1 on binary lists; trec_eval 10's rbp rescales grades the same way when
   the lowest is 0). The residual p^d is the weight of the ranks past the d scored:
   how much RBP could still rise if they were all relevant.
+
+The family's metrics are declared at the end (``METRICS``) for the registry. Imports only the
+engine's low modules (exact, problem, table, metrics.spec, metrics.rational).
 """
 
 from __future__ import annotations
