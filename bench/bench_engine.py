@@ -8,7 +8,7 @@ from bench.common import PY, call_median, process_median
 
 
 def bench_engine() -> list[dict]:
-    from drills.engine.metrics.ndcg import solve
+    from drills.engine.metrics.ndcg import ndcg_solution
     from drills.engine.problem import Problem
 
     rng = random.Random(1)
@@ -17,12 +17,12 @@ def bench_engine() -> list[dict]:
     whole_json = process_median([PY, "-m", "drills", "solve", big, "--json"])
     small = Problem(tuple(rng.randint(0, 4) for _ in range(10)))
 
-    def cold() -> float:  # solve() caches solutions; time the computation, not the lookup
-        solve.cache_clear()
-        return solve(small).ndcg.value
+    def cold() -> float:  # ndcg_solution() caches solutions; time the computation, not the lookup
+        ndcg_solution.cache_clear()
+        return ndcg_solution(small).ndcg.value
 
     per_call = call_median(cold)
-    cached = call_median(lambda: solve(small).ndcg.value)
+    cached = call_median(lambda: ndcg_solution(small).ndcg.value)
 
     from drills.grading.check import check, explain
     from drills.model import Question
@@ -31,7 +31,7 @@ def bench_engine() -> list[dict]:
                         problem=small, metric="ndcg")
 
     def grade_one() -> str:  # what the quiz does for one wrong answer, from a cold cache
-        solve.cache_clear()
+        ndcg_solution.cache_clear()
         return explain(check(question, "0.5"), steps=True)
 
     graded = call_median(grade_one)

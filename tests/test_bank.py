@@ -2,7 +2,7 @@
 
 Independent of the project's pack loader: files are read with yaml.safe_load and every
 value is recomputed here with a small float implementation of DCG/IDCG/NDCG/RR/deltas,
-then cross-checked against drills.engine.metrics.ndcg when it is importable. Every decimal
+then cross-checked against drills.engine.metrics.registry when it is importable. Every decimal
 printed anywhere in the bank (prompts, hints, explanations, options, model answers)
 must match a value this file can derive, to the precision it is printed with.
 """
@@ -621,7 +621,7 @@ def test_problem_value(item):
 
 @pytest.mark.parametrize("item", PROBLEM_QUESTIONS, ids=_qid)
 def test_problem_value_matches_engine(item):
-    metrics = pytest.importorskip("drills.engine.metrics.ndcg")
+    metrics = pytest.importorskip("drills.engine.metrics.registry")
     questions = pytest.importorskip("drills.model")
     stem, q = item
     p = q["problem"]
@@ -684,7 +684,7 @@ def test_answer_is_the_value_of_its_problem(item):
     value = value_of(q["problem"], q["metric"], _defaults_gain(stem))
     assert value == pytest.approx(safe_eval(q["answer"]), abs=1e-12)
     assert value == pytest.approx(ANSWER_VALUES[q["id"]], abs=1e-12)
-    metrics = pytest.importorskip("drills.engine.metrics.ndcg")
+    metrics = pytest.importorskip("drills.engine.metrics.registry")
     questions = pytest.importorskip("drills.model")
     p = q["problem"]
     problem = questions.Problem(

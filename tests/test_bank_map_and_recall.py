@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.generators.instantiate import instantiate, item_rng
 from drills.grading.reference import reference
 from drills.packs import load_pack

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from drills.authoring.lint import lint_questions
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.generators import REGISTRY
 from drills.generators.instantiate import instantiate, item_rng
 from drills.model import TOPICS

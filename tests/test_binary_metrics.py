@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.engine.metrics import binary as bm
-from drills.engine.metrics.ndcg import MAX_LIST, MAX_RELEVANCE, ProblemError
+from drills.engine.problem import MAX_LIST, MAX_RELEVANCE, ProblemError
 from tests import metrics_reference as ref
 
 B = [1, 0, 1, 1, 0]
@@ -176,7 +176,7 @@ def test_results_are_frozen_and_offer_the_exact_protocol():
         result.exact = Fraction(1)  # type: ignore[misc]
     assert (result.text, result.label) == ("2/3", "P@3")
     assert result.to_sympy() == Fraction(2, 3)
-    text = bm.worked(bm.average_precision(B, judged=B_POOL))
+    text = bm.average_precision(B, judged=B_POOL).worked
     assert "in AP" in text and text.endswith("= 29/48")
 
 

@@ -8,10 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drills.engine.measures import measure
 from drills.engine.metrics import cascade as cm
-from drills.engine.metrics.ndcg import ProblemError, metric_value
-from drills.engine.problem import Problem
+from drills.engine.metrics.registry import measure, metric_value
+from drills.engine.problem import Problem, ProblemError
 
 from . import cascade_reference as ref
 
@@ -89,4 +88,4 @@ def test_long_lists_with_fine_persistence_stay_exact_and_printable():
     assert "exact: a fraction of" in result.working and len(result.working) < 400
     err = cm.err([20 - i % 21 for i in range(700)])
     assert err.exact == ref.err([20 - i % 21 for i in range(700)])
-    assert len(cm.worked(err).splitlines()[-1]) < 400
+    assert len(err.worked.splitlines()[-1]) < 400

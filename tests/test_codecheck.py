@@ -15,7 +15,7 @@ import pytest
 
 from drills.coding.grade import check_code, outcome_of
 from drills.coding.task import CodeTask, TaskError, hidden_cases, problem_for
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.grading.check import explain
 from drills.model import Question
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from drills.coding.grade import check_code
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.engine.problem import Problem
 from drills.packs import load_pack, validate_paths
 from drills.runner import run_function

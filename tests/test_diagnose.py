@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.engine.problem import Problem
 from drills.grading.diagnose import CATALOG, diagnose, variants
 from drills.model import Tolerance

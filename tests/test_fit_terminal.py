@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from drills.cli import cli
 from drills.engine.problem import Problem
-from drills.engine.worked import Layout, worked_for
+from drills.engine.table import Layout
+from drills.grading.solution import worked_for
 from drills.model import Question
 from drills.quiz.session import Graded, Options, Session, StepsShown
 from drills.tui.render import Style, render

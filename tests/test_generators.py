@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.answers.parser import parse
-from drills.engine.metrics.ndcg import QUANTITIES, check_problem, metric_value
+from drills.engine.metrics.ndcg import check_problem
+from drills.engine.metrics.registry import metric_value, names
 from drills.generators import REGISTRY
 from drills.generators.drawing import grades_text
 from drills.generators.instantiate import GenerationError, instantiate
@@ -266,7 +267,7 @@ def check_item(q: Question, name: str) -> None:
     # the quiz states the expected answer form under every prompt: said once, not twice
     assert "e.g." not in q.prompt
     assert render(QuestionShown(0, 1, q, None), Style(False, 80)).count("e.g.") == 1
-    if q.problem is not None and q.metric in QUANTITIES:  # one gain or one rank: no list to show
+    if q.problem is not None and q.metric in names(family="quantity"):  # one gain or one rank: no list to show
         check_problem(q.problem)
         value = metric_value(q.problem, q.metric)
         p = q.problem

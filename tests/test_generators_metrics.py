@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.cli import cli
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.generators import REGISTRY
 from drills.generators.drawing import grades_text
 from drills.generators.instantiate import GenerationError, instantiate, item_rng

@@ -289,7 +289,7 @@ def test_an_answer_with_no_exact_decimal_is_invalid() -> None:
 
 # ------------------------------------------------------------- numbers shown are numbers accepted
 def _engine_cases():
-    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.metrics.registry import metric_value
     from drills.engine.problem import Problem
 
     rng = __import__("random").Random(5)
@@ -339,7 +339,7 @@ def test_error_at_the_edge_gets_more_digits() -> None:
 
 
 def test_exact_means_symbolically_equal() -> None:
-    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.metrics.registry import metric_value
     from drills.engine.problem import Problem
 
     dcg = metric_value(Problem((2, 1, 3, 0)), "dcg")
@@ -354,7 +354,7 @@ def test_exact_means_symbolically_equal() -> None:
 
 
 def test_cancellation_raises_precision_instead_of_grading_a_wrong_value() -> None:
-    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.metrics.registry import metric_value
     from drills.engine.problem import Problem
 
     ndcg = metric_value(Problem((2, 1, 3, 0), (3, 2, 1, 0)), "ndcg")

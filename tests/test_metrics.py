@@ -13,15 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.engine.exact import Log, LogSum
-from drills.engine.metrics.ndcg import (
-    NDCG_ZERO_REASON,
-    Formula,
-    ProblemError,
-    delta_ndcg,
-    metric_value,
-    solve,
-)
-from drills.engine.problem import Problem
+from drills.engine.metrics.ndcg import NDCG_ZERO_REASON, Formula, delta_ndcg, ndcg_solution
+from drills.engine.metrics.registry import metric_value
+from drills.engine.problem import Problem, ProblemError
 
 from . import ndcg_reference as ref
 
@@ -30,7 +24,7 @@ L = 1 / math.log2(3)
 
 
 def test_worked_example_exponential():
-    sol = solve(WORKED)
+    sol = ndcg_solution(WORKED)
     assert sol.dcg.text == "13/2 + 1/log2(3)"
     assert sol.idcg.text == "15/2 + 3/log2(3)"
     assert sol.dcg.value == pytest.approx(6.5 + L, abs=1e-12)
@@ -40,21 +34,21 @@ def test_worked_example_exponential():
 
 
 def test_worked_example_linear_and_cutoffs():
-    assert solve(Problem((2, 1, 3, 0), (3, 2, 1, 0), gain="linear")).ndcg.value == pytest.approx(
+    assert ndcg_solution(Problem((2, 1, 3, 0), (3, 2, 1, 0), gain="linear")).ndcg.value == pytest.approx(
         0.867503492569437, abs=1e-12)
-    assert solve(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=2)).ndcg.value == pytest.approx(0.408300, abs=1e-6)
-    assert solve(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=2, gain="linear")).ndcg.value == pytest.approx(
+    assert ndcg_solution(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=2)).ndcg.value == pytest.approx(0.408300, abs=1e-6)
+    assert ndcg_solution(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=2, gain="linear")).ndcg.value == pytest.approx(
         0.617320, abs=1e-6)
-    assert solve(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=1)).ndcg.text == "3/7"
-    assert solve(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=1, gain="linear")).ndcg.text == "2/3"
+    assert ndcg_solution(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=1)).ndcg.text == "3/7"
+    assert ndcg_solution(Problem((2, 1, 3, 0), (3, 2, 1, 0), k=1, gain="linear")).ndcg.text == "2/3"
 
 
 def test_k_larger_than_list_is_whole_list():
-    assert solve(Problem((2, 1, 3, 0), k=10)).ndcg == solve(Problem((2, 1, 3, 0))).ndcg
+    assert ndcg_solution(Problem((2, 1, 3, 0), k=10)).ndcg == ndcg_solution(Problem((2, 1, 3, 0))).ndcg
 
 
 def test_all_zero_gives_zero_with_reason():
-    sol = solve(Problem((0, 0, 0)))
+    sol = ndcg_solution(Problem((0, 0, 0)))
     assert sol.ndcg.value == 0
     assert sol.ndcg_note == NDCG_ZERO_REASON
     assert "IDCG" in sol.ndcg_note
@@ -71,7 +65,7 @@ def test_swap_deltas(pair, expected):
 def test_single_relevant_ndcg_vs_rr(r, ndcg_value, rr_value):
     grades = tuple(1 if i == r else 0 for i in range(1, 11))
     p = Problem(grades)
-    assert solve(p).ndcg.value == pytest.approx(ndcg_value, abs=1e-4)
+    assert ndcg_solution(p).ndcg.value == pytest.approx(ndcg_value, abs=1e-4)
     assert metric_value(p, "rr").value == pytest.approx(rr_value)
 
 
@@ -87,7 +81,7 @@ def test_log2_of_power_of_two_is_an_integer():
     assert Log("log2", 8).text == "3"
     assert Log("log2", 9).reciprocal() == LogSum(Fraction(0), ((("log2", 3), Fraction(1, 2)),))
     # rank 8 discount log2(9) = 2*log2(3) merges with rank 2's 1/log2(3)
-    sol = solve(Problem((0, 1, 0, 0, 0, 0, 0, 1)))
+    sol = ndcg_solution(Problem((0, 1, 0, 0, 0, 0, 0, 1)))
     assert sol.dcg.text == "3/(2*log2(3))"
 
 
@@ -101,7 +95,7 @@ def test_log2_of_power_of_two_is_an_integer():
 ])
 def test_bad_problems_raise_problem_error(problem, message):
     with pytest.raises(ProblemError, match=message):
-        solve(problem) if problem.swap is None else delta_ndcg(problem)
+        ndcg_solution(problem) if problem.swap is None else delta_ndcg(problem)
 
 
 # ---------- properties ----------
@@ -122,7 +116,7 @@ def problems(draw):
 @given(problems())
 @settings(max_examples=300, deadline=None)
 def test_ndcg_in_unit_interval_and_matches_reference(p):
-    value = solve(p).ndcg.value
+    value = ndcg_solution(p).ndcg.value
     assert 0 <= value <= 1 + 1e-15
     assert value == pytest.approx(ref.ndcg(p.relevance, p.judged, p.k, p.gain), abs=1e-9)
 
@@ -132,7 +126,7 @@ def test_ndcg_in_unit_interval_and_matches_reference(p):
 def test_ideal_order_scores_one(p):
     pool = p.judged if p.judged is not None else p.relevance
     ideal = Problem(tuple(sorted(pool, reverse=True)), p.judged, p.k, p.gain)
-    sol = solve(ideal)
+    sol = ndcg_solution(ideal)
     if sol.idcg.is_zero:
         assert sol.ndcg.value == 0
     else:
@@ -142,7 +136,7 @@ def test_ideal_order_scores_one(p):
 @given(problems())
 @settings(max_examples=200, deadline=None)
 def test_log_base_cancels_in_ndcg_not_in_dcg(p):
-    base2, natural = solve(p), solve(p, Formula(discount="ln"))
+    base2, natural = ndcg_solution(p), ndcg_solution(p, Formula(discount="ln"))
     assert natural.ndcg.value == pytest.approx(base2.ndcg.value, abs=1e-12)
     if not base2.dcg.is_zero:
         # ln(x) = log2(x) * ln 2, so DCG under ln is DCG under log2 divided by ln 2
@@ -154,7 +148,7 @@ def test_log_base_cancels_in_ndcg_not_in_dcg(p):
 def test_exact_forms_agree_with_sympy(p):
     import sympy
 
-    sol = solve(p)
+    sol = ndcg_solution(p)
     for x in (sol.dcg, sol.idcg, sol.ndcg):
         assert float(sympy.N(x.to_sympy(), 30)) == pytest.approx(x.value, abs=1e-12)
 
@@ -175,7 +169,7 @@ def test_swap_delta_closed_form(ranked, data):
 
 @given(st.lists(st.integers(0, 1), min_size=1, max_size=10))
 def test_binary_labels_same_under_both_gains(ranked):
-    assert solve(Problem(tuple(ranked))).ndcg == solve(Problem(tuple(ranked), gain="linear")).ndcg
+    assert ndcg_solution(Problem(tuple(ranked))).ndcg == ndcg_solution(Problem(tuple(ranked), gain="linear")).ndcg
 
 
 @given(problems())
@@ -202,14 +196,16 @@ def test_cross_check_against_scikit_learn_1000_cases():
         if len(labels) < 2:
             continue
         expected = sklearn.ndcg_score(y_true, y_score, k=k)
-        got = solve(Problem(tuple(ranked), tuple(labels), k, convention)).ndcg.value
+        got = ndcg_solution(Problem(tuple(ranked), tuple(labels), k, convention)).ndcg.value
         assert got == pytest.approx(expected, abs=1e-9), (ranked, extra, k, convention)
 
 
 def test_engine_does_not_import_sympy():
-    code = ("import sys; from drills.engine.metrics.ndcg import solve; from drills.model import Problem;"
-            "from drills.engine.worked import worked_solution;"
-            "worked_solution(solve(Problem((2,1,3,0)))); print('sympy' in sys.modules)")
+    code = ("import sys; from drills.engine.metrics.ndcg import ndcg_solution; from drills.model import Problem;"
+            "from drills.engine.metrics.ndcg_text import worked_solution;"
+            "from drills.engine.metrics.registry import worked_steps;"
+            "worked_solution(ndcg_solution(Problem((2,1,3,0)))); worked_steps(Problem((2,1,3,0)), 'ap');"
+            "print('sympy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -229,7 +225,7 @@ def test_decimal_text_never_pads_a_rounded_number_with_zeros():
 
 
 def test_solve_table_shows_a_large_gain_exactly():
-    from drills.engine.worked import worked_solution
+    from drills.engine.metrics.ndcg_text import worked_solution
 
-    text = worked_solution(solve(Problem((20, 1))))
+    text = worked_solution(ndcg_solution(Problem((20, 1))))
     assert "2^20 - 1 = 1048575" in text and "1048580" not in text  # 6 digits would round it

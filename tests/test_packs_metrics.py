@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from drills.engine.problem import SOLVE_METRICS
+from drills.engine.metrics.registry import SOLVE_METRICS
 from drills.grading.check import check
 from drills.grading.reference import reference
 from drills.packs import load_pack

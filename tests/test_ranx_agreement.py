@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from drills.engine.measures import measure
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import measure, metric_value
 from drills.engine.problem import Problem
 
 DATA = json.loads((Path(__file__).parent / "fixtures" / "ranx" / "values.json").read_text())

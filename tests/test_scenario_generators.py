@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.generators import REGISTRY
 from drills.generators.drawing import conventions, grades_text
 from drills.generators.instantiate import instantiate, item_rng

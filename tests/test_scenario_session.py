@@ -375,7 +375,7 @@ def test_the_summary_heading_is_painted_not_shown_as_escape_text(pack):
 
 def test_a_dcg_or_idcg_step_shows_only_its_own_table(pack):
     """The whole NDCG solution after a missed DCG step would give the next steps' answers away."""
-    from drills.engine.worked import worked_for
+    from drills.grading.solution import worked_for
 
     dcg, idcg, ndcg = questions(pack)["chain-1"].steps[:3]
     assert "DCG@3: the ranking as given" in worked_for(dcg)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from drills.answers.parser import parse
 from drills.cli import cli
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.engine.problem import Problem
 from drills.generators import REGISTRY
 from drills.generators.instantiate import instantiate

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.cli import cli
-from drills.engine.metrics.ndcg import ProblemError, metric_value
-from drills.engine.problem import Problem
+from drills.engine.metrics.registry import metric_value
+from drills.engine.problem import Problem, ProblemError
 from drills.grading.check import check
 from drills.grading.diagnose import Case, diagnose_case, right_step, same, slip_values
 from drills.grading.narrowing import prepared

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from drills.cli import cli
 from drills.engine.exact import Ratio
-from drills.engine.metrics.ndcg import solve
+from drills.engine.metrics.ndcg import ndcg_solution
 from drills.engine.problem import Problem
 from drills.trec import files as trec
 from drills.trec.evaluate import dcg, evaluate, ndcg
@@ -238,7 +238,7 @@ def test_fast_ndcg_is_the_engines_exact_form():
         pool = positives + (0,) * grades.count(0)
         k = rng.choice((None, 1, 5, 10, 100))
         ours = ndcg(grades, positives, k)
-        sol = solve(Problem(grades, pool, k, "linear"))
+        sol = ndcg_solution(Problem(grades, pool, k, "linear"))
         assert (ours.dcg, ours.idcg) == (sol.dcg, sol.idcg)
         if not sol.idcg.is_zero:
             assert ours.text == Ratio(sol.dcg, sol.idcg).text

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from drills.authoring.slip_lint import prompt_errors, restated_steps, slip_warnings
-from drills.engine.metrics.ndcg import QUANTITIES
+from drills.engine.metrics.registry import names
 from drills.generators.drawing import MIN_VARIANTS
 from drills.safetext import shorten
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 UNIT_METRICS = ("ndcg", "rr", "precision", "hit", "delta_ndcg", "ap", "recall", "rprec", "err",
                 "rbp", "map", "mrr")  # values in [0, 1]
 DIAGNOSED = ("dcg", "idcg", "ndcg", "delta_ndcg")
+QUANTITIES = names(family="quantity")  # one gain or one rank: no list in the prompt
 # Items whose point is that every formula agrees (NDCG of a perfect ranking is 1 under any
 # slip): too few distinguishable slips is by design there, so no warning.
 SAME_UNDER_EVERY_FORMULA = ("edge-case",)
@@ -179,7 +180,8 @@ def _code_errors(q: Question) -> list[str]:
     """Every hidden and visible case of a code question must have an engine value."""
     from drills.coding.grade import all_cases
     from drills.coding.task import problem_for
-    from drills.engine.metrics.ndcg import ProblemError, metric_value
+    from drills.engine.metrics.registry import metric_value
+    from drills.engine.problem import ProblemError
 
     for n, case in enumerate(all_cases(q), start=1):
         try:

@@ -14,13 +14,15 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from drills.engine.metrics.registry import names
+
 if TYPE_CHECKING:
     from drills.model import Question
 
-NDCG_FAMILY = ("dcg", "idcg", "ndcg", "delta_ndcg", "ndcg_difference")
+NDCG_FAMILY = names(family="ndcg")  # dcg, idcg, ndcg, delta_ndcg, ndcg_difference: NDCG@k in prompts
 _AT_K = re.compile(r"(NDCG|I?DCG)@(\d+)")
 _OTHER_AT_K = re.compile(r"\b(?:P|Precision|Hit|RR|MRR|AP|MAP|R|Recall|ERR|RBP)@(\d+)", re.IGNORECASE)
-CUT_METRICS = ("rr", "precision", "hit", "ap", "map", "mrr", "recall", "err", "rbp")
+CUT_METRICS = names(measured=True, taking="k")  # P@k, AP@k, ERR@k, ... in prompts
 # What a prompt must say to ask for each metric.
 NAMES: dict[str, tuple[str, str]] = {
     "ndcg": (r"NDCG|normali[sz]ed DCG", "NDCG"),
@@ -74,7 +76,8 @@ def prompt_errors(q: Question) -> list[str]:
 
 def _answer_agrees(q: Question) -> list[str]:
     from drills.answers.parser import AnswerError, parse
-    from drills.engine.metrics.ndcg import ProblemError, metric_value
+    from drills.engine.metrics.registry import metric_value
+    from drills.engine.problem import ProblemError
 
     assert q.problem is not None and q.metric and q.answer is not None
     try:

@@ -24,7 +24,8 @@ from drills.coding.task import (
     problem_for,
 )
 from drills.engine.exact import Exact, decimal_text
-from drills.engine.metrics.ndcg import ProblemError, metric_value
+from drills.engine.metrics.registry import metric_value
+from drills.engine.problem import ProblemError
 from drills.model import Question
 
 CODE_VERDICTS = ("correct", "wrong", "error", "timeout")
@@ -210,7 +211,8 @@ def outcome_of(question: Question, source: str, result: CodeResult) -> Any:
 
     An error or a timeout is recorded as wrong (the store's verdicts); its message says which.
     """
-    from drills.engine.worked import Layout, worked_steps
+    from drills.engine.metrics.registry import worked_steps
+    from drills.engine.table import Layout
     from drills.grading.check import Outcome
 
     first = result.first_failure

@@ -30,9 +30,6 @@ ROLES = {
     "i": "the first rank of the swap, 1-based (int)",
     "j": "the second rank of the swap, 1-based (int)",
 }
-# The metrics a code task can ask for (the engine's names) and the roles each needs.
-CODE_METRICS = ("ndcg", "dcg", "idcg", "ap", "precision", "recall", "rprec", "hit", "rr", "err",
-                "rbp", "map", "mrr", "delta_ndcg")
 EDGES = {
     "k_past_end": "k past the end of the list",
     "k_one": "k = 1",
@@ -71,6 +68,10 @@ class CodeTask:
 
     def check(self) -> None:
         """Raise TaskError naming what cannot work."""
+        # deferred for start-up: a cached pack's code tasks are rebuilt when it loads, and the
+        # registry loads every metric family
+        from drills.engine.metrics.registry import CODE_METRICS
+
         if self.metric not in CODE_METRICS:
             raise TaskError(f"unknown metric {self.metric!r} (one of {', '.join(CODE_METRICS)})")
         unknown = [a for a in self.args if a not in ROLES]

@@ -21,7 +21,7 @@ def examples_text(question: Question) -> list[str]:
     """``ndcg_at_k([3, 2, 3, 0, 1, 2], 6) -> 0.9488...`` for each visible example."""
     from drills.coding.task import problem_for
     from drills.engine.exact import decimal_text
-    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.metrics.registry import metric_value
 
     task = question.task
     out = []

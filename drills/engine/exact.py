@@ -6,7 +6,8 @@ prints it readably (``13/2 + 1/log2(3)``, which is also valid answer syntax),
 evaluates it to 50 significant digits with ``decimal``, and builds the sympy
 expression on demand. NDCG-like values are a ``Ratio`` of two LogSums.
 Keeping sympy out of this path is what lets the first question appear before
-sympy is imported; the grader still compares against ``to_sympy()``.
+sympy is imported; the grader still compares against ``to_sympy()``. Imports nothing from
+drills: every module of the engine may import this one.
 """
 
 from __future__ import annotations

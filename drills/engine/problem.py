@@ -1,5 +1,9 @@
-"""A ranking problem (relevance grades, judged pool, cut-off and the metric's parameters)
-and the names of the metrics the engine computes for one."""
+"""A ranking problem (relevance grades, judged pool, cut-off and each metric's parameters),
+the engine's limits, and ``ProblemError`` for a problem it cannot compute.
+
+Imports nothing: every module of the engine may import this one. The metrics themselves
+(their names, what each takes) are declared in ``drills.engine.metrics.registry``.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +11,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 GAINS: tuple[str, ...] = ("exponential", "linear")
-# Metrics the exact engine can compute for a Problem.
-METRICS: tuple[str, ...] = ("dcg", "idcg", "ndcg", "rr", "precision", "hit", "delta_ndcg",
-                            "gain_ratio", "discount", "contribution", "discount_ratio",
-                            "ndcg_difference", "ap", "recall", "rprec", "err", "rbp", "map", "mrr")
-# The metrics ``drills solve --metric`` computes for one ranking (issue 12's names).
-SOLVE_METRICS: tuple[str, ...] = ("ndcg", "dcg", "idcg", "ap", "precision", "recall", "rprec",
-                                  "hit", "rr", "err", "rbp")
-# Metrics over several queries: ``Problem.queries`` holds one Problem per query.
-QUERY_METRICS: tuple[str, ...] = ("map", "mrr")
-# The metrics of drills.engine.measures (one exact result with worked rows each).
-MEASURED_METRICS: tuple[str, ...] = ("precision", "recall", "rprec", "hit", "rr", "ap", "err", "rbp",
-                                     "map", "mrr")
 # AP's denominator conventions (drills.engine.metrics.binary.AP_CONVENTIONS says whose each is).
 AP_CONVENTION_NAMES: tuple[str, ...] = ("R", "min_k_R", "retrieved")
+
+# Largest list the engine accepts: keeps every call bounded.
+# Interview lists have 3-20 documents and grades 0-4 (0-10 at most): these caps keep a
+# graded answer (the solution, every slip's value, the worked steps) well under a second.
+MAX_LIST = 1000
+MAX_RELEVANCE = 20
+# The judged pool is only counted (R) or searched for its top grade by the binary and
+# cascade metrics, so it may be far longer than a ranking (a TREC query can have thousands
+# of relevant documents).
+MAX_POOL = 100_000
+
+
+class ProblemError(ValueError):
+    """A problem the engine cannot compute (bad list, k, judged pool or swap)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,7 @@ class Problem:
     def cutoff(self) -> int:
         """Where DCG, RR and P stop: k, or the whole ranked list when k is None.
 
-        (With k None IDCG takes the whole judged pool, which may be longer: see solve.)
+        (With k None IDCG takes the whole judged pool, which may be longer: see
+        ``ndcg_solution``.)
         """
         return self.k if self.k is not None else len(self.relevance)

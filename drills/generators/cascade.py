@@ -1,7 +1,7 @@
 """Generators for the first-relevant-document metrics: MRR over queries (one with no hit),
 and ERR@k by hand (the cascade user who stops at a satisfying document).
 
-Answers come from the engine (``drills.engine.measures``); the draws keep the declared slips'
+Answers come from the engine (``drills.engine.metrics.registry``); the draws keep the declared slips'
 values and the usual wrong formulas apart from the answer (see measured.py).
 """
 
@@ -14,11 +14,11 @@ from fractions import Fraction
 from typing import Any
 
 from drills.engine.exact import LogSum
-from drills.engine.metrics.ndcg import metric_value
 from drills.engine.problem import Problem
 from drills.generators.drawing import (
     concrete,
     cutoff_phrase,
+    engine_value,
     grades_text,
     k_param,
     max_rel_param,
@@ -85,7 +85,7 @@ def mrr_queries(template: Question, params: Mapping[str, Any], rng: random.Rando
         if all(f is None or f > 1 for f in firsts):  # 1/(r - 1): counting ranks from 0
             out.append(sum((Fraction(1, f - 1) for f in firsts if f), Fraction(0)) / count)
         if problem.k is not None and problem.k < n:  # prefer a k that matters
-            out.append(metric_value(replace(problem, k=None), "mrr").value)
+            out.append(engine_value(replace(problem, k=None), "mrr").value)
         return out
 
     problem = pick(draw, lambda q: rate(q, "mrr", declared, rivals(q), high=1.0))
@@ -105,8 +105,8 @@ def mrr_queries(template: Question, params: Mapping[str, Any], rng: random.Rando
         ask,
     ]
     # The engine's modules load on first use: the first question must appear fast.
-    from drills.engine.measures import measure
     from drills.engine.metrics.binary import MeanResult
+    from drills.engine.metrics.registry import measure
 
     result = measure(problem, "mrr")
     assert isinstance(result, MeanResult)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from drills.engine.exact import Exact, Ratio, decimal_text
-from drills.engine.metrics.ndcg import metric_value, solve
+from drills.engine.metrics.ndcg import ndcg_solution
 from drills.engine.problem import Problem
 from drills.generators.drawing import (
     GAIN_PARAM,
@@ -23,6 +23,7 @@ from drills.generators.drawing import (
     declared,
     diagnosable,
     draw_relevant_list,
+    engine_value,
     grades_text,
     k_param,
     max_rel_param,
@@ -90,8 +91,8 @@ def compare_rankings(template: Question, params: Mapping[str, Any], rng: random.
         a = draw_relevant_list(rng, n, max_rel, distinct=True)
         b = _variant(a, k, rng.choice(scenarios), rng) or _variant(a, k, "swap", rng)
         assert b is not None
-        sa = solve(Problem(tuple(a), None, k, gain))
-        sb = solve(Problem(tuple(b), None, k, gain))
+        sa = ndcg_solution(Problem(tuple(a), None, k, gain))
+        sb = ndcg_solution(Problem(tuple(b), None, k, gain))
         if sa.dcg.is_zero and sb.dcg.is_zero:
             continue
         if ask == "which" or abs(sa.ndcg.value - sb.ndcg.value) >= floor:
@@ -100,7 +101,7 @@ def compare_rankings(template: Question, params: Mapping[str, Any], rng: random.
         j = next(j for j in range(1, n) if a[j] != a[0])
         b = list(a)
         b[0], b[j] = b[j], b[0]
-        sb = solve(Problem(tuple(b), None, k, gain))
+        sb = ndcg_solution(Problem(tuple(b), None, k, gain))
     label = metric_label("ndcg", k)
     lines = [
         f"Two systems rank the same {n} documents for a query. Relevance grades (0-{max_rel}), "
@@ -175,7 +176,7 @@ def binary_vs_graded(template: Question, params: Mapping[str, Any], rng: random.
         binary = [int(g > 0) for g in graded]
         g_problem = Problem(tuple(graded), None, k, gain)
         b_problem = Problem(tuple(binary), None, k, gain)
-        g_value, b_value = metric_value(g_problem, "ndcg"), metric_value(b_problem, "ndcg")
+        g_value, b_value = engine_value(g_problem, "ndcg"), engine_value(b_problem, "ndcg")
         if ask == "which" or (compare(g_value, b_value) != 0 and 0 < b_value.value < 1
                               and diagnosable(b_problem, "ndcg", template.tolerance)):
             break

@@ -12,11 +12,12 @@ from fractions import Fraction
 from typing import Any
 
 from drills.engine.exact import Log, fraction_text
-from drills.engine.metrics.ndcg import gain, metric_value
+from drills.engine.metrics.ndcg import gain
 from drills.engine.problem import Problem
 from drills.generators.drawing import (
     concrete,
     declared,
+    engine_value,
     grades_text,
     n_param,
     problem_params,
@@ -56,9 +57,9 @@ def single_relevant(template: Question, params: Mapping[str, Any], rng: random.R
         f"The system ranks it at position {r} of {n}: {grades_text(relevance)}.",
         f"Compute {what}.",
     ])
-    ndcg = metric_value(problem, "ndcg")
+    ndcg = engine_value(problem, "ndcg")
     note = (f"With one relevant document IDCG = 1, so NDCG = 1/log2({r} + 1) = {ndcg.value:.4f}, "
-            f"while RR = 1/{r} = {metric_value(problem, 'rr').value:.4f}: NDCG's log discount "
+            f"while RR = 1/{r} = {engine_value(problem, 'rr').value:.4f}: NDCG's log discount "
             "forgives a low rank far more "
             "than RR does.")
     return concrete(

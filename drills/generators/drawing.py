@@ -143,6 +143,15 @@ def problem_params(problem: Problem, metric: str) -> dict[str, Any]:
     return out
 
 
+def engine_value(problem: Problem, metric: str) -> Exact:
+    """The engine's exact value of ``metric`` for ``problem`` (the metric registry's)."""
+    # deferred for start-up: the registry loads every metric family, and the quiz's start
+    # registers every generator but draws none
+    from drills.engine.metrics.registry import metric_value
+
+    return metric_value(problem, metric)
+
+
 def short(x: Exact, digits: int = 6) -> str:
     """A value for explanations: exact form and a short decimal."""
     dec = decimal_text(x.decimal(), digits)
@@ -168,7 +177,9 @@ def diagnosable(problem: Problem, metric: str, tolerance: Tolerance | None) -> b
 
 @lru_cache(maxsize=2048)
 def _diagnosable(problem: Problem, metric: str, tolerance: Tolerance) -> bool:
-    from drills.grading.diagnose import variants
+    from drills.grading.diagnose import (
+        variants,  # deferred for start-up: every slip and the registry
+    )
 
     return len(variants(problem, metric, tolerance)) >= MIN_VARIANTS
 
@@ -176,7 +187,7 @@ def _diagnosable(problem: Problem, metric: str, tolerance: Tolerance) -> bool:
 def declared(metric: str, without: Sequence[str] = ("graded_labels",)) -> tuple[str, ...]:
     """The slips a generator declares for what it asks: every slip registered for ``metric``
     but ``without`` (graded_labels needs the graded list a binary question came from)."""
-    from drills.grading.slips import slips_for
+    from drills.grading.slips import slips_for  # deferred for start-up: every slip and the registry
 
     return tuple(s for s in slips_for(metric) if s not in without)
 
@@ -209,7 +220,9 @@ def concrete(
     what the item asks (default: every slip registered for ``metric``).
     """
     if slips is None and metric:
-        from drills.grading.slips import slips_for
+        from drills.grading.slips import (
+            slips_for,  # deferred for start-up: every slip and the registry
+        )
 
         slips = slips_for(metric)
     from drills.grading.narrowing import prepared

@@ -1,6 +1,6 @@
 """Helpers for the generators of the metrics beyond NDCG (AP, MAP, P, R, R-prec, MRR, ERR).
 
-Their answers come from ``drills.engine.measures`` through ``metric_value``, like every
+Their answers come from the metric registry through ``drawing.engine_value``, like every
 generated item. What this module adds: the wording shared by their prompts (labels, the
 relevance threshold, the judged pool, a cut-off past the end of the list), the slips each
 question declares (only ids the slip registry knows), and a draw picker that keeps every
@@ -16,9 +16,8 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from drills.engine.exact import Exact, decimal_text
-from drills.engine.metrics.ndcg import ProblemError, metric_value
-from drills.engine.problem import Problem
-from drills.generators.drawing import grades_text
+from drills.engine.problem import Problem, ProblemError
+from drills.generators.drawing import engine_value, grades_text
 
 # A rival nearer the answer than this (but not equal) would need more than 4 decimals.
 GAP = 0.001
@@ -104,7 +103,7 @@ def rate(problem: Problem, metric: str, declared: Sequence[str], rivals: Iterabl
     A rival (another convention's value) equal to the answer makes the draw less instructive;
     a slip equal to the answer is simply no mistake here (the diagnosis skips it).
     """
-    answer = metric_value(problem, metric).value
+    answer = engine_value(problem, metric).value
     outside = int(not low < answer < high)
     close, same = badness(answer, rivals)
     close += badness(answer, slip_values(problem, metric, declared))[0]

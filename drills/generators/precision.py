@@ -1,7 +1,7 @@
 """Generators for the precision family: AP by hand under a named denominator, MAP over
 queries, P@k, Recall@k and R-precision with relevant documents the system missed.
 
-Every answer is the engine's (``drills.engine.measures``); the draws keep the other
+Every answer is the engine's (``drills.engine.metrics.registry``); the draws keep the other
 conventions' values and the declared slips' values apart from the answer (see measured.py).
 """
 
@@ -13,10 +13,10 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from drills.engine.metrics.ndcg import metric_value
 from drills.engine.problem import AP_CONVENTION_NAMES, Problem
 from drills.generators.drawing import (
     concrete,
+    engine_value,
     grades_text,
     k_param,
     n_param,
@@ -69,7 +69,7 @@ def _ap_rivals(p: Problem) -> list[Any]:
     """The other denominators' AP, the sum over k, the mean over every rank."""
     rel = _rel(p.relevance, p.threshold, p.cutoff)
     names = AP_CONVENTION_NAMES if p.k is not None else ("R", "retrieved")
-    others = [metric_value(replace(p, convention=c), "ap").value for c in names if c != p.convention]
+    others = [engine_value(replace(p, convention=c), "ap").value for c in names if c != p.convention]
     return [*others, _precision_sum(rel) / p.cutoff, _all_ranks(rel)]
 
 
@@ -149,7 +149,7 @@ def ap_hand(template: Question, params: Mapping[str, Any], rng: random.Random) -
         f"Compute {label} (average precision{'' if k is None else f' at cut-off {k}'}){past_end(k, n)}, "
         f"{_denominator(convention, k)}.",
     ]
-    values = {c: metric_value(replace(problem, convention=c), "ap")
+    values = {c: engine_value(replace(problem, convention=c), "ap")
               for c in (AP_CONVENTION_NAMES if k is not None else ("R", "retrieved"))}
     names = {"R": "/ R (trec_eval, ranx)", "retrieved": "/ relevant retrieved (scikit-learn, torchmetrics)",
              "min_k_R": "/ min(k, R) (ml_metrics apk)"}
@@ -196,7 +196,7 @@ def map_queries(template: Question, params: Mapping[str, Any], rng: random.Rando
 
     def rivals(problem: Problem) -> list[Any]:
         rels = [_rel(q.relevance, 1, problem.cutoff) for q in problem.queries]
-        return [metric_value(replace(problem, convention="retrieved"), "map").value,
+        return [engine_value(replace(problem, convention="retrieved"), "map").value,
                 sum(Fraction(sum(r), len(r)) for r in rels) / count,
                 sum(_precision_sum(r) / len(r) for r in rels) / count,
                 sum(_all_ranks(r) for r in rels) / count]
@@ -217,7 +217,7 @@ def map_queries(template: Question, params: Mapping[str, Any], rng: random.Rando
         f"Compute {label} over the {count} queries{past_end(k, n)}: each query's {ap} divides by "
         f"its R, the relevant documents in its judged pool, retrieved or not (trec_eval's {tool}).",
     ]
-    sklearn = metric_value(replace(problem, convention="retrieved"), "map")
+    sklearn = engine_value(replace(problem, convention="retrieved"), "map")
     note = ("MAP is the plain mean of the queries' APs: every query weighs the same, however many "
             "relevant documents it has. A relevant document a query missed adds nothing to its sum "
             f"but still counts in its R; dividing each AP by the relevant documents retrieved "

@@ -10,7 +10,6 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from drills.engine.metrics.ndcg import metric_value
 from drills.engine.problem import Problem
 from drills.generators.drawing import (
     GAIN_PARAM,
@@ -20,6 +19,7 @@ from drills.generators.drawing import (
     declared,
     diagnosable,
     draw_relevant_list,
+    engine_value,
     grades_text,
     k_param,
     max_rel_param,
@@ -108,7 +108,7 @@ def ndcg_hand(template: Question, params: Mapping[str, Any], rng: random.Random)
         relevance, unretrieved = _draw_hand(rng, n, max_rel, p["ties"], p["unretrieved"])
         judged = sorted(relevance + unretrieved, reverse=True) if unretrieved else None
         problem = Problem(tuple(relevance), tuple(judged) if judged else None, k, gain)
-        if 0 < metric_value(problem, "ndcg").value < 1 and diagnosable(problem, metric, template.tolerance):
+        if 0 < engine_value(problem, "ndcg").value < 1 and diagnosable(problem, metric, template.tolerance):
             break
     label = metric_label(metric, k)
     prompt = "\n".join([
@@ -155,7 +155,7 @@ def swap_delta(template: Question, params: Mapping[str, Any], rng: random.Random
     best: tuple[float, Problem] | None = None
     for a, b in rng.sample(pairs, min(len(pairs), 12)):
         candidate = Problem(tuple(relevance), None, k, gain, swap=(min(a, b), max(a, b)))
-        delta = metric_value(candidate, "delta_ndcg").value
+        delta = engine_value(candidate, "delta_ndcg").value
         if best is None or delta > best[0]:
             best = (delta, candidate)
         if delta >= MIN_DELTA_FACTOR * tolerance.allowed(delta) and diagnosable(

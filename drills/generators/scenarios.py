@@ -15,7 +15,6 @@ from dataclasses import replace
 from typing import Any
 
 from drills.engine.exact import Exact, LogSum, decimal_text
-from drills.engine.metrics.ndcg import metric_value
 from drills.engine.problem import Problem
 from drills.generators.drawing import (
     GAIN_PARAM,
@@ -24,6 +23,7 @@ from drills.generators.drawing import (
     declared,
     diagnosable,
     draw_relevant_list,
+    engine_value,
     gain_phrase,
     grades_text,
     k_param,
@@ -57,7 +57,7 @@ def _other(gain: str) -> str:
 
 
 def _value(problem: Problem, metric: str, change: Mapping[str, Any] | None = None) -> Exact:
-    return metric_value(changed(problem, change or {}, metric), metric)
+    return engine_value(changed(problem, change or {}, metric), metric)
 
 
 def _inside(*values: Exact) -> bool:

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from drills.engine.exact import Exact
-from drills.engine.metrics.ndcg import metric_value
 from drills.engine.problem import Problem
 from drills.generators.drawing import (
     DISCOUNT_PHRASE,
@@ -22,6 +21,7 @@ from drills.generators.drawing import (
     compare,
     concrete,
     cutoff_phrase,
+    engine_value,
     gain_phrase,
     grades_text,
     k_param,
@@ -98,7 +98,7 @@ def map_vs_ndcg(template: Question, params: Mapping[str, Any], rng: random.Rando
 
     def values(ranking: list[int]) -> tuple[Exact, Exact]:
         problem = Problem(tuple(ranking), None, k, gain)
-        return metric_value(problem, "ap"), metric_value(problem, "ndcg")
+        return engine_value(problem, "ap"), engine_value(problem, "ndcg")
 
     def wanted(sa: int, sn: int) -> bool:
         return {"disagree": sa * sn == -1, "ap-tie": sa == 0 and sn != 0, "agree": sa == sn != 0}[case]

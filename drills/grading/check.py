@@ -166,7 +166,7 @@ def explain(outcome: Outcome, steps: bool = True) -> str:
     if outcome.pointer:
         lines.append("No known slip gives that number. " + outcome.pointer)
     if steps:
-        from drills.engine.worked import worked_for
+        from drills.grading.solution import worked_for
 
         worked = outcome.steps if outcome.steps is not None else worked_for(q)
         if worked is not None:

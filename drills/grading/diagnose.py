@@ -14,18 +14,12 @@ from decimal import Decimal
 from functools import lru_cache
 
 from drills.engine.exact import Exact, decimal_text, fraction_text
-from drills.engine.measures import MEASURED, measure
 from drills.engine.metrics import binary as bm
 from drills.engine.metrics import cascade as cm
-from drills.engine.metrics.ndcg import (
-    STANDARD,
-    ProblemError,
-    Solution,
-    metric_value,
-    solve,
-)
-from drills.engine.problem import Problem
-from drills.engine.worked import row_text, value_line
+from drills.engine.metrics.ndcg import STANDARD, Solution, ndcg_solution
+from drills.engine.metrics.ndcg_text import row_text
+from drills.engine.metrics.registry import measure, metric_value, names, value_line
+from drills.engine.problem import Problem, ProblemError
 from drills.grading.slips import SLIPS, Case, Slip
 from drills.grading.slips.binary import denominator_text
 from drills.model import Question, Tolerance
@@ -126,7 +120,7 @@ def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
     f = m.formula
     if f is None or metric not in TABLE_METRICS:
         return value_line(problem, metric)
-    good, bad = solve(problem), solve(problem, f)
+    good, bad = ndcg_solution(problem), ndcg_solution(problem, f)
     if f.inverted or not f.normalized:
         return f"NDCG = DCG / IDCG = {good.ndcg.text} = {decimal_text(good.ndcg.decimal(), 6)}"
     if f.empty_ideal_one:
@@ -150,11 +144,11 @@ def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
 def _pointer(problem: Problem, metric: str, learner: float) -> str | None:
     """For an unmatched miss: the first rank at which the running total passes the answer
     (the terms and the denominator for the binary metrics beyond NDCG)."""
-    if metric in MEASURED:
+    if metric in names(measured=True):
         return measured_pointer(problem, metric, learner)
     if metric not in ("dcg", "ndcg", "idcg"):
         return None
-    sol = solve(problem)
+    sol = ndcg_solution(problem)
     rows = sol.ideal_rows if metric == "idcg" else sol.rows
     target = learner
     if metric == "ndcg":

@@ -18,7 +18,7 @@ from dataclasses import replace
 from decimal import Decimal
 from functools import lru_cache
 
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.grading.diagnose import case_of, slip_values
 from drills.grading.slips import Case
 from drills.model import Narrowing, Question, Tolerance

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drills.engine.exact import Exact
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.model import Question
 
 

@@ -24,7 +24,7 @@ def answer_for(q: Question) -> dict[str, Any]:
     from drills.engine.exact import decimal_text, with_value
 
     lines = [f"Answer: {with_value(ref.text, decimal_text(ref.decimal(), 10))}"]
-    from drills.engine.worked import worked_for
+    from drills.grading.solution import worked_for
 
     worked = worked_for(q)
     if worked is not None:

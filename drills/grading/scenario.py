@@ -28,9 +28,6 @@ CONSISTENT = "consistent"
 # Verdicts that count as a right answer (a consistent step is right: its slip was earlier).
 RIGHT = ("correct", CONSISTENT)
 MIN_STEPS, MAX_STEPS = 2, 12
-# Metrics whose swap is part of the question (LambdaRank's |delta NDCG|); for any other metric
-# a ``swap`` change swaps the two documents in the ranking, and the step asks about the result.
-SWAP_METRICS = ("delta_ndcg", "discount_ratio")
 
 
 class ScenarioError(ValueError):
@@ -45,6 +42,9 @@ class ScenarioError(ValueError):
 def changed(problem: Problem, change: Mapping[str, Any], metric: str | None = None) -> Problem:
     """The shared problem with one step's ``change`` applied (each change relative to the
     shared problem, not to the step before)."""
+    # deferred for start-up: the registry loads every metric family, the quiz's start needs none
+    from drills.engine.metrics.registry import names
+
     unknown = [key for key in change if key not in CHANGES]
     if unknown:
         raise ScenarioError(f"unknown change {unknown[0]!r} (one of {', '.join(CHANGES)})")
@@ -66,13 +66,15 @@ def changed(problem: Problem, change: Mapping[str, Any], metric: str | None = No
         i, j = (int(x) for x in change["swap"])
         if not (1 <= i <= len(out.relevance) and 1 <= j <= len(out.relevance)) or i == j:
             raise ScenarioError(f"swap {[i, j]}: two different ranks from 1 to {len(out.relevance)}")
-        if metric in SWAP_METRICS:
+        # the metrics whose swap is part of the question (LambdaRank's |delta NDCG|); for any
+        # other a ``swap`` change swaps the two documents, and the step asks about the result
+        if metric in names(taking="swap"):
             out = replace(out, swap=(min(i, j), max(i, j)))
         else:
             grades = list(out.relevance)
             grades[i - 1], grades[j - 1] = grades[j - 1], grades[i - 1]
             out = replace(out, relevance=tuple(grades), swap=None)
-    elif metric not in SWAP_METRICS and out.swap is not None:
+    elif metric not in names(taking="swap") and out.swap is not None:
         out = replace(out, swap=None)
     return out
 
@@ -148,7 +150,8 @@ def _check_step(q: Question, earlier: Mapping[str, Question]) -> None:
 def check_values(scenario: Question) -> None:
     """Every numeric step's answer can be computed on its problem (a drawn problem with a
     pack's change may not allow it); raises ScenarioError naming the step."""
-    from drills.engine.metrics.ndcg import ProblemError, metric_value
+    from drills.engine.metrics.registry import metric_value
+    from drills.engine.problem import ProblemError
 
     for index, step in enumerate(scenario.steps):
         if step.kind == "numeric" and step.metric and step.problem is not None:
@@ -205,7 +208,7 @@ def carried_value(question: Question, learner: Mapping[str, float],
     ``learner``: the learner's numbers by step name; ``used``: step name -> the quantity (metric)
     that step computed.
     """
-    from drills.engine.metrics.ndcg import metric_value
+    from drills.engine.metrics.registry import metric_value
 
     metric = question.metric or ""
     if metric not in CARRY or question.problem is None:

@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import Any
 
 from drills.coding.task import (
-    CODE_METRICS,
     DEFAULT_CASES,
     EDGES,
     MAX_CASES,
@@ -25,8 +24,8 @@ from drills.coding.task import (
     problem_for,
 )
 from drills.engine.metrics.cascade import parse_persistence
-from drills.engine.metrics.ndcg import ProblemError, metric_value
-from drills.engine.problem import AP_CONVENTION_NAMES, GAINS
+from drills.engine.metrics.registry import CODE_METRICS, metric_value
+from drills.engine.problem import AP_CONVENTION_NAMES, GAINS, ProblemError
 from drills.packs.document import INVALID
 from drills.packs.errors import FieldPath
 from drills.packs.fieldreader import FieldReader

@@ -12,9 +12,8 @@ import functools
 from typing import Any
 
 from drills.answers.parser import AnswerError, parse
-from drills.engine.metrics import ndcg as _metrics
-from drills.engine.problem import MEASURED_METRICS as MEASURED
-from drills.engine.problem import METRICS
+from drills.engine.metrics.registry import metric_value, names
+from drills.engine.problem import ProblemError
 from drills.generators import REGISTRY
 from drills.model import Option
 from drills.packs import problems
@@ -24,7 +23,10 @@ from drills.packs.fieldreader import FieldReader
 from drills.packs.meta import PackMeta
 from drills.packs.problems import field_errors
 
-SWAP_METRICS = ("delta_ndcg", "discount_ratio")
+SWAP_METRICS = names(taking="swap")  # delta_ndcg, discount_ratio
+# The metrics computed when a pack loads: they check what NDCG's own checks do not (k is the
+# rank asked about, a gain ratio compares two grades, a pool need only hold relevant grades).
+SELF_CHECKED = names(family="quantity") + names(measured=True) + ("ndcg_difference",)
 OPTION_FIELDS = ("text", "correct", "explanation")
 
 
@@ -47,7 +49,7 @@ def numeric(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> 
     if not has_problem:
         c.err(p, "a numeric question needs `answer: \"...\"` or `problem:` + `metric:`")
         return out
-    metric = c.choice(item, p, "metric", METRICS, required=True)
+    metric = c.choice(item, p, "metric", names(), required=True)
     reported = len(c.doc.errors)
     raw = item["problem"] if isinstance(item["problem"], dict) else {}
     if metric is not None and not field_errors(c, raw, (*p, "problem"), metric):
@@ -62,10 +64,10 @@ def numeric(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> 
             c.err((*p, "problem"), f"metric {metric} needs `swap: [i, j]` (two 1-based ranks)")
         elif metric not in SWAP_METRICS and problem.swap is not None:
             c.err((*p, "problem", "swap"), "`swap` is only used by metrics delta_ndcg and discount_ratio")
-        elif metric in _metrics.QUANTITIES or metric in MEASURED or metric == "ndcg_difference":
+        elif metric in SELF_CHECKED:
             try:  # k is the rank asked about, a gain ratio compares two grades, ...
-                _metrics.metric_value(problem, metric)
-            except (_metrics.ProblemError, ZeroDivisionError) as exc:
+                metric_value(problem, metric)
+            except (ProblemError, ZeroDivisionError) as exc:
                 c.err((*p, "problem"), f"metric {metric}: {exc}")
     out.update(problem=problem, metric=metric)
     return out

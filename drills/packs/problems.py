@@ -11,21 +11,31 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from drills.engine.metrics import ndcg as _metrics
 from drills.engine.metrics.cascade import parse_persistence
-from drills.engine.problem import AP_CONVENTION_NAMES, GAINS, QUERY_METRICS, Problem
-from drills.engine.problem import MEASURED_METRICS as MEASURED
+from drills.engine.metrics.registry import names
+from drills.engine.problem import (
+    AP_CONVENTION_NAMES,
+    GAINS,
+    MAX_LIST,
+    MAX_RELEVANCE,
+    Problem,
+    ProblemError,
+)
 from drills.packs.document import INVALID
 from drills.packs.errors import FieldPath
 from drills.packs.fieldreader import FieldReader
 
 # The exact engine's own limits, so a pack that loads can always be computed.
-MAX_LIST, MAX_GRADE = _metrics.MAX_LIST, _metrics.MAX_RELEVANCE
+MAX_GRADE = MAX_RELEVANCE
 MAX_QUERIES = 20
 PROBLEM_FIELDS = ("relevance", "judged", "k", "gain", "swap", "versus", "threshold", "denominator",
                   "persistence", "max_grade", "queries")
 QUERY_FIELDS = ("relevance", "judged")
+QUERY_METRICS = names(per_query=True)  # map, mrr
+MEASURED = names(measured=True)  # the metrics that check their own pool
 # Which metrics each extra field is for: a field a metric ignores is an error, not a silent no-op.
+# (The registry's ``takes`` in the order these messages list them: tests/test_metric_registry.py
+# checks that the two agree.)
 FIELD_METRICS = {
     "threshold": ("precision", "recall", "rprec", "hit", "rr", "ap", "map", "mrr"),
     "denominator": ("ap", "map"),
@@ -168,6 +178,6 @@ def _persistence(c: FieldReader, raw: Any, p: FieldPath) -> Any:
         return None
     try:
         return parse_persistence(c.doc.text(p, raw) if isinstance(raw, float) else str(raw))
-    except _metrics.ProblemError as exc:
+    except ProblemError as exc:
         c.err(p, str(exc))
         return None

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from drills.engine.metrics import ndcg as _metrics
-from drills.engine.problem import GAINS, METRICS
+from drills.engine.metrics.registry import metric_value, names
+from drills.engine.problem import GAINS, ProblemError
 from drills.generators import REGISTRY
 from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.grading.scenario import CHANGES, MAX_STEPS, MIN_STEPS, ScenarioError, bind, changed
@@ -210,11 +210,11 @@ def _numeric(c: FieldReader, m: dict, p: FieldPath, problem: Any, generated: boo
                                   "depends on the drawn problem")
             return {}
         return {"answer": kinds.checked_answer(c, m["answer"], (*p, "answer")), "unit": c.text(m, p, "unit")}
-    metric = c.choice(m, p, "metric", METRICS, required=True)
+    metric = c.choice(m, p, "metric", names(), required=True)
     if metric is not None and problem is not None and change is not None:
         try:
-            _metrics.metric_value(changed(problem, change, metric), metric)
-        except (_metrics.ProblemError, ScenarioError, ZeroDivisionError, ValueError) as exc:
+            metric_value(changed(problem, change, metric), metric)
+        except (ProblemError, ScenarioError, ZeroDivisionError, ValueError) as exc:
             c.err((*p, "metric"), f"metric {metric} on the shared problem"
                                   + (" with this change" if change else "") + f": {exc}")
     return {"metric": metric, "unit": c.text(m, p, "unit")}

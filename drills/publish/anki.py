@@ -149,8 +149,8 @@ def _front(q: Question, scenario: Question | None = None) -> str:
 
 def _numeric(q: Question) -> tuple[str, ...]:
     from drills.engine.exact import decimal_text
-    from drills.engine.worked import worked_for
     from drills.grading.reference import reference
+    from drills.grading.solution import worked_for
 
     ref = reference(q)
     exact, value = ref.text, decimal_text(ref.decimal(), 15)

@@ -36,8 +36,8 @@ class Key:
 def key(q: Question) -> Key:
     if q.kind == "numeric":
         from drills.engine.exact import decimal_text, with_value
-        from drills.engine.worked import worked_for
         from drills.grading.reference import reference
+        from drills.grading.solution import worked_for
 
         ref = reference(q)
         return Key(with_value(ref.text, decimal_text(ref.decimal(), 15)), worked=worked_for(q),
@@ -180,7 +180,8 @@ def text_sheet(items: Sequence[Question], seed: int, width: int = WIDTH) -> str:
 
 def _narrow_sheet(items: Sequence[Question], seed: int, width: int) -> str:
     """The text sheet for a terminal narrower than 78 columns."""
-    from drills.engine.worked import NARROW_BELOW, Layout, worked_for
+    from drills.engine.table import NARROW_BELOW, Layout
+    from drills.grading.solution import worked_for
 
     layout = Layout(narrow=width < NARROW_BELOW)
     lines = ["NDCG drills worksheet", *_wrap(header(items, seed), "", width=width), "",

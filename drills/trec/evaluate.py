@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from drills.engine.exact import LogSum, Ratio, perfect_power
-from drills.engine.metrics.ndcg import MAX_LIST, ProblemError
+from drills.engine.problem import MAX_LIST, ProblemError
 from drills.trec.files import Qrels, Run, TrecError, ranked, show, tied
 from drills.trec.names import Measure
 

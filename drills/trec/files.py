@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from drills.engine.metrics.ndcg import MAX_RELEVANCE
+from drills.engine.problem import MAX_RELEVANCE
 from drills.safetext import shorten
 
 MAX_LINES = 1_000_000

@@ -6,7 +6,8 @@ trec_eval 9 lacks. ``P.5,10`` gives P_5 and P_10 (trec_eval's comma lists); a ba
 ``recall``, ``map_cut``, ``ndcg_cut`` or ``success`` takes trec_eval's default cut-offs.
 ``rbp`` alone is trec_eval 10's default p = 0.9 and prints as ``rbp``; ``rbp.0.8``,
 ``rbp_0.8``, ``rbp.p=0.8`` (trec_eval 10's spelling) all print as ``rbp_p=0.8``.
-Case is not significant on input (``p.5`` is ``P_5``).
+Case is not significant on input (``p.5`` is ``P_5``). Which metric each family computes, and
+whether it is binary, is the metric registry's (``registry.TREC``); the spellings are here.
 """
 
 from __future__ import annotations
@@ -18,12 +19,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from drills.engine.exact import fraction_text
+from drills.engine.metrics.cascade import parse_persistence
+from drills.engine.metrics.registry import METRICS, TREC
+from drills.engine.problem import ProblemError
 from drills.trec.files import TrecError, show
 
 CUT = {"map_cut": "map_cut", "ndcg_cut": "ndcg_cut", "p": "P", "recall": "recall",
        "success": "success", "err": "err"}  # lower-case spelling -> trec_eval's
 PLAIN = {"map": "map", "rprec": "Rprec", "recip_rank": "recip_rank", "ndcg": "ndcg"}
-BINARY = ("map", "map_cut", "P", "recall", "Rprec", "recip_rank", "success")
+# The families that count grade >= the threshold as relevant (trec_eval -l): those of the
+# metrics that take a threshold (map, map_cut, P, recall, Rprec, recip_rank, success).
+BINARY = tuple(family for family, metric in TREC.items() if "threshold" in METRICS[metric].takes)
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 DEFAULT_CUTOFFS = {"P": TREC_CUTOFFS, "recall": TREC_CUTOFFS, "map_cut": TREC_CUTOFFS,
                    "ndcg_cut": TREC_CUTOFFS, "success": (1, 5, 10)}
@@ -106,9 +112,6 @@ def _cutoffs(text: str, original: str) -> list[int]:
 
 
 def _persistence(text: str, original: str) -> Fraction:
-    from drills.engine.metrics.cascade import parse_persistence
-    from drills.engine.metrics.ndcg import ProblemError
-
     try:
         return parse_persistence(text)
     except ProblemError as exc:

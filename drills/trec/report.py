@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from drills.engine.worked import Layout
+from drills.engine.table import Layout
 from drills.safetext import plural, visible
 from drills.trec.evaluate import Evaluation, NdcgResult, QueryEvaluation
 from drills.trec.names import Measure
@@ -209,16 +209,16 @@ def _cascade_block(q: QueryEvaluation, m: Measure, result: Any, view: View) -> l
 
 
 def _ndcg_block(q: QueryEvaluation, m: Measure, result: NdcgResult, view: View) -> list[str]:
-    from drills.engine import worked as explain
-    from drills.engine.metrics.ndcg import ProblemError, solve
-    from drills.engine.problem import Problem
+    from drills.engine.metrics import ndcg_text
+    from drills.engine.metrics.ndcg import ndcg_solution
+    from drills.engine.problem import Problem, ProblemError
 
     zeros = sum(1 for g in q.grades if g == 0)
     pool = q.positives + (0,) * zeros  # ranked non-relevant documents change no IDCG
     cut = f"both cut at rank {m.k}" if m.k is not None else "DCG over the whole ranking, IDCG over every judged document"
     lines = [f"  gain = grade (trec_eval), discount = log2(rank + 1); {cut}"]
     try:
-        sol = solve(Problem(q.grades, pool, m.k, "linear"))
+        sol = ndcg_solution(Problem(q.grades, pool, m.k, "linear"))
     except ProblemError as exc:
         lines.append(f"  (no worked table: {exc})")
         sol = None
@@ -227,7 +227,7 @@ def _ndcg_block(q: QueryEvaluation, m: Measure, result: NdcgResult, view: View) 
     if sol is not None:
         rows = _shown(sol.rows, q, view)
         lines += [f"  {dcg}: the ranking",
-                  *_table(explain.table(rows, "linear", layout), q, view, len(sol.rows))]
+                  *_table(ndcg_text.table(rows, "linear", layout), q, view, len(sol.rows))]
     lines.append(f"  {dcg} = {fit(result.dcg.text, view)} = {result.dcg_value:.6f}")
     counts = ", ".join(f"{g} (x{n:,})" for g, n in sorted(Counter(q.positives).items(), reverse=True))
     ideal = f"the judged grades best first: {counts or 'none above 0'}"
@@ -235,7 +235,7 @@ def _ndcg_block(q: QueryEvaluation, m: Measure, result: NdcgResult, view: View) 
     if sol is not None and view.max_rows > 12:
         ideal_rows = tuple(r for r in sol.ideal_rows if r.relevance > 0)
         if ideal_rows:
-            lines += _table(explain.table(_shown(ideal_rows, None, view), "linear", layout),
+            lines += _table(ndcg_text.table(_shown(ideal_rows, None, view), "linear", layout),
                             q, view, len(ideal_rows), docnos=False)
     lines.append(f"  {idcg} = {fit(result.idcg.text, view)} = {result.idcg_value:.6f}")
     if result.idcg.is_zero:

@@ -60,7 +60,7 @@ def display_width() -> int:
 
 def elide(text: str, width: int) -> str:
     """A long exact form cut between whole terms (``15/2 + ... + 1/log2(31)``); whole in :steps."""
-    from drills.engine.worked import Layout
+    from drills.engine.table import Layout
 
     return Layout(exact_width=width).exact(text)
 
@@ -228,11 +228,12 @@ def card(r: Record, style: Style, color: str) -> str:
 
 def narrow_tables(text: str, question: Any, width: int) -> str:
     """Under 72 columns, the worked tables in ``text`` in their narrow layout (rows never wrap)."""
-    from drills.engine.worked import NARROW_BELOW
+    from drills.engine.table import NARROW_BELOW
 
     if width >= NARROW_BELOW or question.problem is None or not question.metric:
         return text
-    from drills.engine.worked import Layout, worked_for
+    from drills.engine.table import Layout
+    from drills.grading.solution import worked_for
 
     wide = worked_for(question)
     return text.replace(wide, worked_for(question, Layout(narrow=True)) or wide) if wide else text

@@ -1,6 +1,6 @@
 """``drills solve --metric ap|precision|recall|rprec|hit|rr|err|rbp``: one ranking, one metric.
 
-The worked table and equation come from ``drills.engine.measures`` (the grader's own result);
+The worked table and equation come from the metric registry's result (the grader's own);
 ``--answer`` is graded by the same ``check`` as the quiz, so the verdict, the slip named and
 the steps agree with practice.
 """
@@ -22,10 +22,9 @@ NAMES = {"ap": "AP", "precision": "precision", "recall": "recall", "rprec": "R-p
 def solve_metric(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | None,
                  threshold: int, denominator: str, persistence: str | None, max_grade: int | None,
                  answer: str | None, tolerance: str | None, all_rows: bool, as_json: bool) -> None:
-    from drills.engine.measures import measure
     from drills.engine.metrics.cascade import parse_persistence
-    from drills.engine.metrics.ndcg import ProblemError
-    from drills.engine.problem import Problem
+    from drills.engine.metrics.registry import measure
+    from drills.engine.problem import Problem, ProblemError
 
     grades = parse_grades(" ".join(relevance))
     pool = parse_grades(judged, "judged") if judged is not None else None
@@ -68,8 +67,9 @@ def _ndcg_keys(problem: Any) -> dict[str, Any]:
     from collections import Counter
     from dataclasses import replace
 
-    from drills.engine.metrics.ndcg import ProblemError, solve
-    from drills.engine.worked import solution_json
+    from drills.engine.metrics.ndcg import ndcg_solution
+    from drills.engine.metrics.ndcg_text import solution_json
+    from drills.engine.problem import ProblemError
 
     pool = problem.judged
     if pool is not None:
@@ -78,7 +78,7 @@ def _ndcg_keys(problem: Any) -> dict[str, Any]:
             return {}
         pool = tuple(pool) + tuple(missing.elements())
     try:
-        return solution_json(solve(replace(problem, judged=pool)))
+        return solution_json(ndcg_solution(replace(problem, judged=pool)))
     except ProblemError:
         return {}
 
@@ -124,7 +124,6 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
     from drills.cli.solve.solve import _screen_rows, _width, echo_verdict
     from drills.display import use_color
     from drills.engine.exact import decimal_text, with_value
-    from drills.engine.measures import worked
     from drills.tui.render import Style
 
     width = _width()
@@ -133,7 +132,7 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
         echo_verdict(outcome, style)
     limit = 10**6 if all_rows else max(8, _screen_rows() - 12)
     shown = result if len(result.rows) <= limit else replace(result, rows=result.rows[: limit - 1])
-    text = worked(shown)
+    text = shown.worked
     if shown is not result:
         # the equation is the whole list's, not the shortened table's
         text = text.rsplit("\n", 1)[0] + (

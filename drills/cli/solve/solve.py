@@ -8,7 +8,8 @@ import sys
 import click
 
 from drills.cli.common import Exit, fail, parse_grades, tolerance_option
-from drills.engine.problem import AP_CONVENTION_NAMES, SOLVE_METRICS
+from drills.engine.metrics.registry import SOLVE_METRICS
+from drills.engine.problem import AP_CONVENTION_NAMES
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -99,9 +100,8 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
     if threshold != 1 or denominator != "R" or persistence is not None or max_grade is not None:
         fail(f"--threshold, --denominator, --persistence and --max-grade are for the other metrics; "
              f"{metric} uses the grades with --gain")
-    from drills.engine.metrics.ndcg import ProblemError
-    from drills.engine.metrics.ndcg import solve as solve_problem
-    from drills.engine.problem import Problem
+    from drills.engine.metrics.ndcg import ndcg_solution
+    from drills.engine.problem import Problem, ProblemError
 
     unknown = [arg for arg in relevance if arg.startswith("--")]
     if unknown:  # unknown options reach RELEVANCE (so that -1 gets the "negative" message)
@@ -111,7 +111,7 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
     override = tolerance_option(tolerance)
     problem = Problem(grades, pool, k, gain)
     try:
-        sol = solve_problem(problem)
+        sol = ndcg_solution(problem)
     except ProblemError as exc:
         fail(str(exc))
     outcome = None
@@ -120,7 +120,7 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         if outcome.verdict == "invalid" and not as_json:  # unreadable: a usage error, like the rest
             fail(outcome.summary.splitlines()[0])
     if as_json:
-        from drills.engine.worked import solution_json
+        from drills.engine.metrics.ndcg_text import solution_json
 
         data = solution_json(sol)
         if outcome is not None:
@@ -128,7 +128,8 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         click.echo(json.dumps(data, indent=2))
     else:
         from drills.display import use_color
-        from drills.engine.worked import NARROW_BELOW, Layout, worked_solution
+        from drills.engine.metrics.ndcg_text import worked_solution
+        from drills.engine.table import NARROW_BELOW, Layout
         from drills.tui.render import Style
 
         width = _width()

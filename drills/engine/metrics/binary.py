@@ -4,7 +4,9 @@ Every value here is rational, so it is kept as a ``fractions.Fraction``. Each fu
 returns a frozen ``BinaryResult`` (or ``MeanResult`` over several queries) with the exact
 value, its ``text`` ("29/48"), a float ``value`` and the worked ``rows`` (one per rank:
 grade, relevant or not, hits so far, precision at that rank, whether it counts toward AP),
-so the same computation grades an answer and prints its worked table.
+so the same computation grades an answer and prints its worked table (``worked``). The
+family's metrics are declared at the end (``METRICS``) for the registry. Imports only the
+engine's low modules (exact, problem, table, metrics.spec, metrics.rational).
 
 Conventions (see the project notes on metrics; trec_eval's by default):
 - graded judgements become binary with ``threshold`` (trec_eval's ``-l``): relevant iff
@@ -20,15 +22,22 @@ Conventions (see the project notes on metrics; trec_eval's by default):
 
 from __future__ import annotations
 
-import decimal
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from drills.engine.exact import fraction_text, short_fraction
-from drills.engine.metrics.ndcg import MAX_LIST, MAX_RELEVANCE, ProblemError
+from drills.engine.metrics.rational import (
+    ExactFraction,
+    check_grades,
+    check_whole,
+    measured,
+    sum_text,
+)
+from drills.engine.metrics.spec import Metric
+from drills.engine.problem import MAX_POOL, MAX_RELEVANCE, Problem, ProblemError
+from drills.engine.table import format_table
 
 AP_CONVENTIONS = {
     "R": "relevant documents in the judged pool (trec_eval map, map_cut; ranx)",
@@ -36,7 +45,6 @@ AP_CONVENTIONS = {
     "retrieved": "relevant documents retrieved in the top k (scikit-learn, torchmetrics)",
 }
 MAX_QUERIES = 200
-_CTX = decimal.Context(prec=60)
 
 
 @dataclass(frozen=True)
@@ -51,41 +59,8 @@ class BinaryRow:
     counts: bool  # its precision is a term of AP's sum (relevant, within the cut-off)
 
 
-class _ExactFraction:
-    """The ``Exact`` protocol over a Fraction attribute ``exact``."""
-
-    exact: Fraction
-
-    @property
-    def text(self) -> str:
-        return fraction_text(self.exact)
-
-    @property
-    def value(self) -> float:
-        return float(self.exact)
-
-    def decimal(self) -> decimal.Decimal:
-        q = self.exact
-        return _CTX.divide(decimal.Decimal(q.numerator), decimal.Decimal(q.denominator))
-
-    def to_sympy(self) -> Any:
-        import sympy
-
-        return sympy.Rational(self.exact.numerator, self.exact.denominator)
-
-    @property
-    def shown(self) -> str:
-        """The exact fraction, or for a long one (a 1,000-document list's) its value to 12
-        digits: the exact form stays in ``text`` and in --json."""
-        if len(self.text) <= 40:
-            return self.text
-        from drills.engine.exact import decimal_text
-
-        return f"{decimal_text(self.decimal(), 12)} (exact: a fraction of {len(self.text)} characters)"
-
-
 @dataclass(frozen=True)
-class BinaryResult(_ExactFraction):
+class BinaryResult(ExactFraction):
     """One metric on one query: the exact value and how it was reached."""
 
     metric: str  # precision, recall, r_precision, hit, rr, ap
@@ -112,9 +87,18 @@ class BinaryResult(_ExactFraction):
         top = fraction_text(self.numerator)
         return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"
 
+    @property
+    def worked(self) -> str:
+        """The worked table and its one-line equation."""
+        lines = [f"relevant iff grade >= {self.threshold}; R = {self.relevant_total}"]
+        if self.rows:
+            lines.append(format_table(table(self)))
+        lines.append(self.working)
+        return "\n".join(lines)
+
 
 @dataclass(frozen=True)
-class MeanResult(_ExactFraction):
+class MeanResult(ExactFraction):
     """MRR or MAP: the mean of one metric over several queries (a query with no hit counts 0)."""
 
     metric: str  # mrr, map
@@ -127,38 +111,11 @@ class MeanResult(_ExactFraction):
         terms = sum_text([short_fraction(r.exact) for r in self.per_query])
         return f"{self.label} = ({terms}) / {len(self.per_query)} = {self.shown}"
 
-
-def sum_text(terms: Sequence[str], most: int = 8) -> str:
-    """``a + b + c``; past ``most`` terms the middle is elided, so that the equation of a long
-    list stays one readable line: ``1 + 1 + 2/3 + ... + 9/40 (474 terms)``."""
-    if not terms:
-        return "0"
-    if len(terms) <= most:
-        return " + ".join(terms)
-    return " + ".join([*terms[:4], "...", *terms[-2:]]) + f" ({len(terms)} terms)"
-
-
-# The judged pool is only counted (R) or searched for its top grade here, so it may be far
-# longer than a ranking (a TREC query can have thousands of relevant documents).
-MAX_POOL = 100_000
-
-
-def _check_grades(name: str, grades: Sequence[int], most: int = MAX_LIST) -> None:
-    if len(grades) > most:
-        what = "relevant documents" if name == "judged pool" else "documents"
-        raise ProblemError(f"the {name} has {len(grades)} {what}; the limit is {most}")
-    for g in grades:
-        if isinstance(g, bool) or not isinstance(g, int) or g < 0:
-            raise ProblemError(f"{name} grades must be whole numbers >= 0, got {g!r}")
-        if g > MAX_RELEVANCE:
-            raise ProblemError(f"{name} grade {g} is above the limit {MAX_RELEVANCE}")
-
-
-def _check_whole(name: str, value: Any, low: int, high: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ProblemError(f"{name} must be a whole number >= {low}, got {value!r}")
-    if high is not None and value > high:
-        raise ProblemError(f"{name} {value} is above the limit {high}")
+    @property
+    def worked(self) -> str:
+        """Each query's worked table, then the mean."""
+        blocks = [f"Query {n}: {r.working}" for n, r in enumerate(self.per_query, start=1)]
+        return "\n".join([*blocks, self.working])
 
 
 def _prepare(
@@ -168,14 +125,14 @@ def _prepare(
     ranking = tuple(ranking)
     if not ranking:
         raise ProblemError("the ranked list is empty: give at least one relevance grade")
-    _check_grades("ranked list", ranking)
-    _check_whole("the relevance threshold", threshold, 1, MAX_RELEVANCE)
+    check_grades("ranked list", ranking)
+    check_whole("the relevance threshold", threshold, 1, MAX_RELEVANCE)
     if k is not None:
-        _check_whole("k", k, 1)
+        check_whole("k", k, 1)
     if judged is None:
         return ranking, sum(1 for g in ranking if g >= threshold)
     pool = tuple(judged)
-    _check_grades("judged pool", pool, MAX_POOL)
+    check_grades("judged pool", pool, MAX_POOL)
     missing = Counter(g for g in ranking if g >= threshold) - Counter(pool)
     if missing:
         grades = ", ".join(f"{g} (x{n})" for g, n in sorted(missing.items()))
@@ -342,7 +299,7 @@ def mean_average_precision(
 
 
 def table(result: BinaryResult) -> list[list[str]]:
-    """The worked table's cells (a header row first), for ``explain.format_table``: AP's shows
+    """The worked table's cells (a header row first), for ``format_table``: AP's shows
     the precision at each rank and which count; RR's only where the first hit is."""
     columns = {"ap": 6, "rr": 3}.get(result.metric, 4)
     cells = [["rank", "grade", "relevant", "hits", "P@rank", "in AP"][:columns]]
@@ -352,12 +309,37 @@ def table(result: BinaryResult) -> list[list[str]]:
     return cells
 
 
-def worked(result: BinaryResult) -> str:
-    """The worked table and its one-line equation."""
-    from drills.engine.worked import format_table
+def _queries_of(p: Problem) -> tuple[list[tuple[int, ...]], list[tuple[int, ...] | None]]:
+    queries = p.queries or (p,)
+    return [q.relevance for q in queries], [q.judged for q in queries]
 
-    lines = [f"relevant iff grade >= {result.threshold}; R = {result.relevant_total}"]
-    if result.rows:
-        lines.append(format_table(table(result)))
-    lines.append(result.working)
-    return "\n".join(lines)
+
+def _mean_ap(p: Problem) -> MeanResult:
+    rankings, pools = _queries_of(p)
+    return mean_average_precision(rankings, p.k, judged=pools, convention=p.convention,
+                                  threshold=p.threshold)
+
+
+def _mrr(p: Problem) -> MeanResult:
+    rankings, pools = _queries_of(p)
+    return mean_reciprocal_rank(rankings, p.k, judged=pools, threshold=p.threshold)
+
+
+# The family's metrics (drills.engine.metrics.registry lists them).
+_CUT = ("k", "judged", "threshold")
+PRECISION = measured("precision", "binary", lambda p: precision_at_k(
+    p.relevance, p.k, judged=p.judged, threshold=p.threshold), _CUT, trec=("P",))
+RECALL = measured("recall", "binary", lambda p: recall_at_k(
+    p.relevance, p.k, judged=p.judged, threshold=p.threshold), _CUT, trec=("recall",))
+RPREC = measured("rprec", "binary", lambda p: r_precision(
+    p.relevance, judged=p.judged, threshold=p.threshold), ("judged", "threshold"), trec=("Rprec",))
+HIT = measured("hit", "binary", lambda p: hit_at_k(
+    p.relevance, p.k, judged=p.judged, threshold=p.threshold), _CUT, trec=("success",))
+RR = measured("rr", "binary", lambda p: reciprocal_rank(
+    p.relevance, p.k, judged=p.judged, threshold=p.threshold), _CUT, trec=("recip_rank",))
+AP = measured("ap", "binary", lambda p: average_precision(
+    p.relevance, p.k, judged=p.judged, convention=p.convention, threshold=p.threshold),
+    (*_CUT, "convention"), trec=("map", "map_cut"))
+MAP = measured("map", "binary", _mean_ap, ("k", "queries", "threshold", "convention"))
+MRR = measured("mrr", "binary", _mrr, ("k", "queries", "threshold"))
+METRICS: tuple[Metric, ...] = (PRECISION, RECALL, RPREC, HIT, RR, AP, MAP, MRR)

@@ -11,6 +11,9 @@ binary metrics' (``drills.engine.metrics.binary``) so one computation grades and
   g_i / g_max (0/1 on binary lists; trec_eval 10's rbp rescales grades the same way when
   the lowest is 0). The residual p^d is the weight of the ranks past the d scored:
   how much RBP could still rise if they were all relevant.
+
+The family's metrics are declared at the end (``METRICS``) for the registry. Imports only the
+engine's low modules (exact, problem, table, metrics.spec, metrics.rational).
 """
 
 from __future__ import annotations
@@ -20,14 +23,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from drills.engine.exact import fraction_text, short_fraction
-from drills.engine.metrics.binary import (
-    MAX_POOL,
-    _check_grades,
-    _check_whole,
-    _ExactFraction,
+from drills.engine.metrics.rational import (
+    ExactFraction,
+    check_grades,
+    check_whole,
+    measured,
     sum_text,
 )
-from drills.engine.metrics.ndcg import MAX_RELEVANCE, ProblemError
+from drills.engine.metrics.spec import Metric
+from drills.engine.problem import MAX_POOL, MAX_RELEVANCE, ProblemError
+from drills.engine.table import format_table
 
 DEFAULT_PERSISTENCE = Fraction(4, 5)
 
@@ -46,7 +51,7 @@ class CascadeRow:
 
 
 @dataclass(frozen=True)
-class CascadeResult(_ExactFraction):
+class CascadeResult(ExactFraction):
     """ERR@k or RBP on one ranking: the exact value and how it was reached."""
 
     metric: str  # err | rbp
@@ -74,15 +79,24 @@ class CascadeResult(_ExactFraction):
         total = "" if terms == self.shown else f" = {self.shown}"
         return f"{self.label} = {terms}{total}{note}"
 
+    @property
+    def worked(self) -> str:
+        """The worked table and its one-line equation."""
+        lines = [f"g_max = {self.max_grade}"]
+        if self.rows:
+            lines.append(format_table(table(self)))
+        lines.append(self.working)
+        return "\n".join(lines)
+
 
 def _top_grade(ranking: tuple[int, ...], judged: Sequence[int] | None, max_grade: int | None) -> int:
     pool = tuple(judged) if judged is not None else ranking
     if judged is not None:
-        _check_grades("judged pool", pool, MAX_POOL)
+        check_grades("judged pool", pool, MAX_POOL)
     top = max(max(pool, default=0), max(ranking, default=0))
     if max_grade is None:
         return top
-    _check_whole("the top grade g_max", max_grade, 1, MAX_RELEVANCE)
+    check_whole("the top grade g_max", max_grade, 1, MAX_RELEVANCE)
     if max(ranking) > max_grade:
         raise ProblemError(f"grade {max(ranking)} is above the top grade g_max = {max_grade}")
     return max_grade
@@ -92,9 +106,9 @@ def _ranking(ranking: Sequence[int], k: int | None) -> tuple[int, ...]:
     ranked = tuple(ranking)
     if not ranked:
         raise ProblemError("the ranked list is empty: give at least one relevance grade")
-    _check_grades("ranked list", ranked)
+    check_grades("ranked list", ranked)
     if k is not None:
-        _check_whole("k", k, 1)
+        check_whole("k", k, 1)
     return ranked
 
 
@@ -167,12 +181,10 @@ def table(result: CascadeResult) -> list[list[str]]:
     return cells
 
 
-def worked(result: CascadeResult) -> str:
-    """The worked table and its one-line equation."""
-    from drills.engine.worked import format_table
-
-    lines = [f"g_max = {result.max_grade}"]
-    if result.rows:
-        lines.append(format_table(table(result)))
-    lines.append(result.working)
-    return "\n".join(lines)
+# The family's metrics (drills.engine.metrics.registry lists them).
+ERR = measured("err", "cascade", lambda p: err(p.relevance, p.k, judged=p.judged, max_grade=p.max_grade),
+               ("k", "judged", "max_grade"), trec=("err",))
+RBP = measured("rbp", "cascade", lambda p: rbp(p.relevance, p.persistence, p.k, judged=p.judged,
+                                                max_grade=p.max_grade),
+               ("k", "judged", "persistence", "max_grade"), trec=("rbp",))
+METRICS: tuple[Metric, ...] = (ERR, RBP)

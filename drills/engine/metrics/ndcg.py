@@ -1,9 +1,11 @@
-"""The exact ranking-metric engine: DCG@k, IDCG@k, NDCG@k, RR, precision, hit, swap deltas.
+"""NDCG, exact: DCG@k, IDCG@k, NDCG@k (``ndcg_solution``), the |delta NDCG| of a swap and the
+NDCG difference of two rankings of the same documents.
 
-One computation yields both the values and the worked steps, so an explanation can
-never drift from the grading. The learner's slips (linear gain, log2(i) discount,
-unsorted ideal, ...) are the same computation under a different ``Formula``; the
-diagnosis module names them.
+One computation yields both the values and the worked rows, so an explanation can never
+drift from the grading. The learner's slips (linear gain, log2(i) discount, unsorted
+ideal, ...) are the same computation under a different ``Formula``; the diagnosis names
+them. The worked text and these metrics' declarations are in ``ndcg_text``. Imports only
+the engine's low modules (exact, problem).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from drills.engine.exact import Exact, Log, LogSum, Ratio
-from drills.engine.problem import Problem
+from drills.engine.problem import MAX_LIST, MAX_RELEVANCE, Problem, ProblemError
 
 GAIN_FORMS = {
     "exponential": "2^rel - 1",
@@ -30,26 +32,11 @@ DISCOUNT_FORMS = {
     "ln": "ln(i + 1)",
     "zero_based": "log2(i) with ranks counted from 0",  # one quantity's slip; not for sums
 }
-# Metrics about one gain or one rank rather than a whole ranking (see quantity()):
-# gain_ratio: gain(relevance[0]) / gain(relevance[1]); discount: the discount at rank k;
-# contribution: gain / discount of the document at rank k; discount_ratio: how many times
-# smaller a document's contribution is at rank j than at rank i, for swap = (i, j).
-QUANTITIES = ("gain_ratio", "discount", "contribution", "discount_ratio")
-# Largest list the engine accepts: keeps every call bounded.
-# Interview lists have 3-20 documents and grades 0-4 (0-10 at most): these caps keep a
-# graded answer (the solution, every slip's value, the worked steps) well under a second.
-MAX_LIST = 1000
-MAX_RELEVANCE = 20
-
 NDCG_ZERO_REASON = (
     "IDCG@k is 0: no judged document is relevant, so there is nothing to normalise by. "
     "drills scores NDCG 0 here, as scikit-learn, ranx and trec_eval do "
     "(LightGBM and XGBoost score such a query 1)."
 )
-
-
-class ProblemError(ValueError):
-    """A problem the engine cannot compute (bad list, k, judged pool or swap)."""
 
 
 @dataclass(frozen=True)
@@ -219,7 +206,7 @@ def _ideal(problem: Problem, mode: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=256)  # grading, diagnosis and the worked steps ask for the same solutions
-def solve(problem: Problem, formula: Formula = STANDARD) -> Solution:
+def ndcg_solution(problem: Problem, formula: Formula = STANDARD) -> Solution:
     """DCG@k, IDCG@k and NDCG@k, exact, with the worked tables.
 
     With ``problem.k`` None NDCG is uncut: DCG over the whole ranking and IDCG over the
@@ -264,8 +251,8 @@ def delta_ndcg(problem: Problem, formula: Formula = STANDARD) -> Exact:
     is |DCG after - DCG before| / IDCG. (A slip formula whose ideal follows the ranking
     would break that; diagnose.py does not apply such a slip to delta_ndcg.)
     """
-    before = solve(problem, formula)
-    after = solve(swapped(problem), formula)
+    before = ndcg_solution(problem, formula)
+    after = ndcg_solution(swapped(problem), formula)
     if before.idcg.is_zero:
         return LogSum()
     diff = after.dcg - before.dcg
@@ -274,22 +261,16 @@ def delta_ndcg(problem: Problem, formula: Formula = STANDARD) -> Exact:
     return Ratio(diff, before.idcg)
 
 
-def metric_value(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exact:
-    """The exact value of ``metric``: dcg, idcg, ndcg, delta_ndcg, ndcg_difference, one of
-    QUANTITIES, or a metric of ``drills.engine.measures`` (precision, recall, rprec, hit, rr, ap,
-    err, rbp, map, mrr)."""
-    if metric in ("dcg", "idcg", "ndcg"):
-        sol = solve(problem, formula)
-        return {"dcg": sol.dcg, "idcg": sol.idcg, "ndcg": sol.ndcg}[metric]
-    if metric == "delta_ndcg":
-        return delta_ndcg(problem, formula)
-    from drills.engine.measures import MEASURED, measure
-
-    if metric in MEASURED:  # each validates its own input (a pool need not hold non-relevant grades)
-        return LogSum.of(measure(problem, metric).exact)
-    from drills.engine.metrics.quantities import ndcg_difference, quantity
-
-    if metric == "ndcg_difference":
-        return ndcg_difference(problem, formula)
-    check_problem(problem)
-    return quantity(problem, metric, formula)
+def ndcg_difference(problem: Problem, formula: Formula = STANDARD) -> Exact:
+    """NDCG(relevance) - NDCG(versus): two rankings of the same documents share IDCG."""
+    if problem.versus is None:
+        raise ProblemError("ndcg_difference needs `versus`: a second ranking of the same documents")
+    a = ndcg_solution(problem, formula)
+    b = ndcg_solution(replace(problem, relevance=problem.versus, versus=None), formula)
+    if not formula.normalized:
+        return a.dcg - b.dcg
+    if a.idcg != b.idcg:  # a slip whose ideal follows the ranking: not one common IDCG
+        raise ProblemError("the two rankings do not share IDCG under this formula")
+    if a.idcg.is_zero or formula.inverted:
+        raise ProblemError("no common denominator")
+    return Ratio(a.dcg - b.dcg, a.idcg)

@@ -1,17 +1,22 @@
-"""Numbers about one gain or one rank, and the difference of two rankings' NDCG.
+"""Numbers about one gain or one rank rather than a whole ranking, with their one-line steps
+and declarations: gain_ratio (gain(relevance[0]) / gain(relevance[1])), discount (the
+discount at rank k), contribution (gain / discount of the document at rank k) and
+discount_ratio (how many times smaller a document's contribution is at rank j than at
+rank i, for swap = (i, j)).
 
-``metric_value`` dispatches here for QUANTITIES and ``ndcg_difference``; each takes the
-same ``Formula`` as the ranking metrics, so a slip (linear gain, log2(i), an inverted
-ratio) is the same computation with one thing changed.
+Each takes the same ``Formula`` as NDCG, so a slip (linear gain, log2(i), an inverted
+ratio) is the same computation with one thing changed. Imports only the engine's low
+modules and the NDCG family (ndcg, ndcg_text).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from drills.engine.exact import Exact, Log, LogSum, Quotient, Ratio
-from drills.engine.metrics.ndcg import STANDARD, Formula, ProblemError, discount, gain, solve
-from drills.engine.problem import Problem
+from drills.engine.exact import Exact, Log, LogSum, Quotient, with_value
+from drills.engine.metrics.ndcg import STANDARD, Formula, check_problem, discount, gain
+from drills.engine.metrics.ndcg_text import gain_text, num
+from drills.engine.metrics.spec import Metric
+from drills.engine.problem import Problem, ProblemError
+from drills.engine.table import Layout
 
 
 def discount_exact(rank: int, form: str = "log2") -> Exact:
@@ -25,7 +30,7 @@ def discount_exact(rank: int, form: str = "log2") -> Exact:
 
 
 def quantity(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exact:
-    """A gain ratio, a discount, one document's contribution or a discount ratio (QUANTITIES)."""
+    """A gain ratio, a discount, one document's contribution or a discount ratio."""
     convention = formula.gain or problem.gain
     rel = problem.relevance
     if metric == "gain_ratio":
@@ -56,16 +61,51 @@ def quantity(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exac
     raise ProblemError(f"unknown metric {metric!r}")
 
 
-def ndcg_difference(problem: Problem, formula: Formula = STANDARD) -> Exact:
-    """NDCG(relevance) - NDCG(versus): two rankings of the same documents share IDCG."""
-    if problem.versus is None:
-        raise ProblemError("ndcg_difference needs `versus`: a second ranking of the same documents")
-    a = solve(problem, formula)
-    b = solve(replace(problem, relevance=problem.versus, versus=None), formula)
-    if not formula.normalized:
-        return a.dcg - b.dcg
-    if a.idcg != b.idcg:  # a slip whose ideal follows the ranking: not one common IDCG
-        raise ProblemError("the two rankings do not share IDCG under this formula")
-    if a.idcg.is_zero or formula.inverted:
-        raise ProblemError("no common denominator")
-    return Ratio(a.dcg - b.dcg, a.idcg)
+def quantity_value(problem: Problem, metric: str, formula: Formula = STANDARD) -> Exact:
+    """``quantity`` of a checked problem (raises ProblemError)."""
+    check_problem(problem)
+    return quantity(problem, metric, formula)
+
+
+def quantity_steps(problem: Problem, metric: str) -> str:
+    """One line for a gain ratio, a discount, a contribution or a discount ratio."""
+    value = quantity_value(problem, metric)
+    shown = with_value(value.text, num(value, 6))
+    if metric == "gain_ratio":
+        a, b = problem.relevance
+        return (f"gain({a}) / gain({b}) = ({gain_text(a, problem.gain)}) / ({gain_text(b, problem.gain)})"
+                f" = {shown}")
+    if metric == "discount":
+        i = problem.k or 1
+        return f"The discount at rank {i} is log2({i} + 1) = {shown}."
+    if metric == "contribution":
+        i = problem.k or 1
+        rel = problem.relevance[i - 1]
+        d = discount(i)
+        return (f"Rank {i}: rel {rel}, gain {gain_text(rel, problem.gain)}, discount "
+                f"{d.symbol}{'' if d.symbol == d.text else ' = ' + d.text}, contribution "
+                f"gain / discount = {shown}.")
+    i, j = problem.swap or (1, 1)
+    return (f"Contribution = gain / log2(rank + 1), and the gain stays the same, so it shrinks by "
+            f"log2({j} + 1) / log2({i} + 1) = {shown}.")
+
+
+def _quantity(name: str, takes: frozenset[str]) -> Metric:
+    def value(problem: Problem, formula: Formula) -> Exact:
+        return quantity_value(problem, name, formula)
+
+    def steps(problem: Problem, _layout: Layout, _scoped: bool) -> str:
+        return quantity_steps(problem, name)
+
+    def line(problem: Problem) -> str:
+        return quantity_steps(problem, name)
+
+    return Metric(name, "quantity", takes, value, steps, line)
+
+
+# The family's metrics (drills.engine.metrics.registry lists them).
+GAIN_RATIO = _quantity("gain_ratio", frozenset({"gain"}))
+DISCOUNT = _quantity("discount", frozenset({"k"}))
+CONTRIBUTION = _quantity("contribution", frozenset({"k", "gain"}))
+DISCOUNT_RATIO = _quantity("discount_ratio", frozenset({"swap"}))
+METRICS: tuple[Metric, ...] = (GAIN_RATIO, DISCOUNT, CONTRIBUTION, DISCOUNT_RATIO)

@@ -21,8 +21,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 from drills.engine.exact import Exact, LogSum
-from drills.engine.measures import measure
 from drills.engine.metrics import binary as bm
+from drills.engine.metrics.registry import measure
 from drills.engine.problem import Problem
 from drills.grading.slips.registry import Case, slip
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from drills.engine.exact import Exact, Log, LogSum, fraction_text
-from drills.engine.measures import measure
 from drills.engine.metrics import cascade as cm
+from drills.engine.metrics.registry import measure
 from drills.engine.problem import Problem
 from drills.grading.slips.registry import Case, slip
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from drills.engine.exact import Exact
-from drills.engine.metrics.ndcg import Formula, metric_value
+from drills.engine.metrics.ndcg import Formula
+from drills.engine.metrics.registry import metric_value
 from drills.grading.slips.registry import Case, formula_slip, slip
 
 formula_slip(

@@ -6,10 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from drills.engine.exact import Exact, LogSum
-from drills.engine.measures import measure
 from drills.engine.metrics.binary import MeanResult
-from drills.engine.metrics.ndcg import Formula, ProblemError, metric_value
-from drills.engine.problem import Problem
+from drills.engine.metrics.ndcg import Formula
+from drills.engine.metrics.registry import measure, metric_value
+from drills.engine.problem import Problem, ProblemError
 from drills.grading.slips.registry import NDCG_FAMILY, Case, formula_slip, slip
 
 ONE_RANK = ("discount", "contribution", "discount_ratio")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from drills.engine.exact import Exact
-from drills.engine.metrics.ndcg import metric_value
+from drills.engine.metrics.registry import metric_value
 from drills.grading.slips.registry import Case, slip
 
 

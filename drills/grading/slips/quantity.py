@@ -6,7 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from drills.engine.exact import Exact, LogSum, Ratio
-from drills.engine.metrics.ndcg import Formula, metric_value
+from drills.engine.metrics.ndcg import Formula
+from drills.engine.metrics.registry import metric_value
 from drills.grading.slips.registry import Case, formula_slip, slip
 
 formula_slip(

@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from drills.engine.exact import Exact
-from drills.engine.metrics.ndcg import STANDARD, Formula, metric_value
+from drills.engine.metrics.ndcg import STANDARD, Formula
+from drills.engine.metrics.registry import metric_value
 from drills.engine.problem import Problem
 
 ALL_GAINS = ("exponential", "linear")

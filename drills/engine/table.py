@@ -1,0 +1,58 @@
+"""Plain-text tables for worked solutions: ``format_table`` (cells to aligned lines) and the
+``Layout`` a screen asks for (narrow columns, rows shown, exact forms elided).
+
+Imports nothing: every metric family prints its worked table with these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How worked tables are laid out for the screen they go to.
+
+    ``narrow`` (under 72 columns): the gain and discount columns show values only
+    (``3``, ``1.585``), not their formulas, so a row never wraps. ``max_rows``: ranks
+    shown per table before "... N more ranks".
+    """
+
+    narrow: bool = False
+    max_rows: int = 50
+    exact_width: int | None = None  # elide exact forms longer than this (the full one: --json)
+
+    def exact(self, text: str) -> str:
+        """An exact form as shown: whole, or cut in the middle between terms."""
+        terms = text.split(" + ")
+        if self.exact_width is None or len(text) <= self.exact_width or len(terms) < 3:
+            return text
+        half = (self.exact_width - 7) // 2
+        head, tail = [terms[0]], [terms[-1]]
+        for term in terms[1:-1]:  # whole terms from the front while they fit half the room
+            if len(" + ".join(head + [term])) > half:
+                break
+            head.append(term)
+        for term in reversed(terms[len(head):-1]):
+            if len(" + ".join([term] + tail)) > half:
+                break
+            tail.insert(0, term)
+        if len(head) + len(tail) >= len(terms):
+            return text
+        return f"{' + '.join(head)} + ... + {' + '.join(tail)}"
+
+
+WIDE = Layout()
+NARROW_BELOW = 72  # columns
+
+
+def format_table(cells: list[list[str]], indent: str = "  ") -> str:
+    """A header row, a rule, then the rows: the first two columns right-aligned, the rest left."""
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines = []
+    for n, row in enumerate(cells):
+        lines.append(indent + "  ".join(c.rjust(w) if i in (0, 1) else c.ljust(w)
+                                        for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
+        if n == 0:
+            lines.append(indent + "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
