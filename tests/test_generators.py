@@ -13,13 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.answers.parser import parse
+from drills.display import Style
 from drills.engine.metrics.ndcg import QUANTITIES, check_problem, metric_value
 from drills.generators import REGISTRY
 from drills.generators.drawing import grades_text
 from drills.model import TOPICS, Question, Source
 from drills.quiz.plan import GenerationError, instantiate
 from drills.quiz.session import QuestionShown
-from drills.tui.render import Style, render
+from drills.tui.render import render
 
 from . import metrics_reference as metrics_ref
 

@@ -223,7 +223,7 @@ def test_recorder_retries_then_raises_and_keeps_the_unsaved_answer(capsys, monke
     from drills.quiz.events import Record
     from drills.store import StoreError
     from drills.store.cards import ReviewError
-    from drills.tui import SaveFailed
+    from drills.tui.output import SaveFailed
 
     monkeypatch.setattr(rec, "RETRY_DELAY", 0)
     failures = iter([ReviewError("the answer was saved, but the review schedule of q1 could not "

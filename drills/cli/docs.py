@@ -55,7 +55,7 @@ def docs(topic: str | None) -> None:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         fail(f"no page {topic!r}{hint} (pages: {', '.join(known)})")
     text = (where / f"{topic}.md").read_text(encoding="utf-8")
-    from drills.tui import is_terminal
+    from drills.tui.terminal import is_terminal
 
     if is_terminal():
         from drills.tui.pager import make_pager, terminal_rows

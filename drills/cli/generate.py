@@ -96,7 +96,7 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
         else:  # a terminal narrower than the sheet gets its own width; a file always 78
             import sys
 
-            from drills.tui.render import display_width
+            from drills.display import display_width
 
             width = min(display_width(), 78) if sys.stdout.isatty() else 78
             echo_paged(text_sheet(items, seed, width).rstrip("\n"))

@@ -162,8 +162,7 @@ def show_cmd(session_id: int) -> None:
 
 def _style() -> Any:
     """How to draw history text: colour as ``drills.display`` decides, the usual width."""
-    from drills.display import use_color
-    from drills.tui.render import Style, display_width
+    from drills.display import Style, display_width, use_color
 
     return Style(use_color(sys.stdout), display_width())
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from drills.display import Style, clock_text
 from drills.safetext import shorten, visible
 from drills.store.sessions import step_label
 from drills.store.verdicts import is_right
-from drills.tui.render import Style, clock_text
 
 MISS_COLORS = {"correct": "green", "consistent": "green", "close": "yellow"}  # else: red
 GIVEN_WIDTH = 60

@@ -26,7 +26,7 @@ WELCOME = (
 
 def welcome_text() -> str:
     """WELCOME wrapped to the terminal."""
-    from drills.tui.render import Style, display_width
+    from drills.display import Style, display_width
 
     return Style(width=display_width()).wrap(WELCOME)
 

@@ -30,7 +30,7 @@ from drills.cli.common import (
 from drills.cli.completion import complete_difficulty, complete_packs, complete_topics
 from drills.cli.quiz.run import FEEDBACK_ALIASES, run_quiz
 from drills.model import Question
-from drills.tui import is_terminal
+from drills.tui.terminal import is_terminal
 
 DEFAULT_COUNT = 10
 

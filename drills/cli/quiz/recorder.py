@@ -20,7 +20,7 @@ import click
 
 from drills.model import Question
 from drills.safetext import json_text, visible
-from drills.tui import SaveFailed, Signalled
+from drills.tui.output import SaveFailed, Signalled
 
 RETRY_DELAY = 0.25  # seconds before the one automatic retry of a failed save
 

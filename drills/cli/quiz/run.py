@@ -55,7 +55,7 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
     The session row is ended (time, score, report) however the quiz ends: its summary, a
     failed save, SIGTERM or SIGHUP (exit 128 + the signal), or a terminal that went away.
     """
-    from drills.tui import is_terminal
+    from drills.tui.terminal import is_terminal
 
     interactive = is_terminal()
     try:
@@ -138,7 +138,8 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
     from drills.cli.quiz.recorder import Recorder, Signals
     from drills.quiz.session import Options, Session
     from drills.store import StoreError
-    from drills.tui import Signalled, run
+    from drills.tui.frontend import run
+    from drills.tui.output import Signalled
 
     out = open_transcript(transcript) if transcript is not None else None
     if feedback is None:  # a card that waits on a terminal; everything at once in a log

@@ -122,10 +122,9 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
     from dataclasses import replace
 
     from drills.cli.solve.solve import _screen_rows, _width, echo_verdict
-    from drills.display import use_color
+    from drills.display import Style, use_color
     from drills.engine.exact import decimal_text, with_value
     from drills.engine.measures import worked
-    from drills.tui.render import Style
 
     width = _width()
     style = Style(color=use_color(sys.stdout), width=width)

@@ -127,9 +127,8 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
             data["check"] = check_json(outcome, answer, metric)
         click.echo(json.dumps(data, indent=2))
     else:
-        from drills.display import use_color
+        from drills.display import Style, use_color
         from drills.engine.worked import NARROW_BELOW, Layout, worked_solution
-        from drills.tui.render import Style
 
         width = _width()
         style = Style(color=use_color(sys.stdout), width=width)
@@ -195,7 +194,7 @@ def _width() -> int:
     import os
 
     if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
-        from drills.tui.render import display_width
+        from drills.display import display_width
 
         return display_width()
     return 10_000

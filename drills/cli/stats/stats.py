@@ -38,7 +38,7 @@ def painter(color: bool) -> Paint:
     text as is. The terminal UI's module is imported only then: piped stats stay light."""
     if not color:
         return _plain
-    from drills.tui.render import Style
+    from drills.display import Style
 
     return Style(color=True).paint
 
