@@ -165,7 +165,7 @@ def test_first_question_before_sympy_in_the_plain_front_end(pack, drills_home):
 
 
 def test_review_hook_serves_questions_and_fresh_variants(monkeypatch):
-    from drills.cli.quiz.practice import run_review
+    from drills.cli.quiz.due import run_review
     from drills.packs import discover
 
     templates = [q for q in discover().questions if q.kind == "generated"]
