@@ -16,7 +16,6 @@ from drills.display import Style, display_width, use_color
 from drills.quiz.session import Session, Summary
 from drills.tui.output import CONCEPT_END, PLAIN_END, OnRecord, Output, Signalled
 from drills.tui.pager import make_pager, terminal_rows
-from drills.tui.plain import run_plain
 from drills.tui.terminal import is_terminal
 
 
@@ -37,6 +36,8 @@ def run(session: Session, on_record: OnRecord | None = None, *,
             from drills.tui.interactive import run_interactive  # lazy: prompt_toolkit is slow
 
             return run_interactive(session, out=out)
+        from drills.tui.plain import run_plain  # lazy: keeps a terminal's first question light
+
         return run_plain(session, out=out)
     except Signalled:
         if not session.finished:  # a typed concept answer is saved; the summary shown if it can be

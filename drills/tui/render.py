@@ -9,10 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from drills.coding.text import code_lines as question_code
 from drills.display import Style, clock_text
-from drills.engine.worked import NARROW_BELOW, Layout, worked_for
-from drills.grading.diagnose import CATALOG
 from drills.model import LETTERS, Question
 from drills.quiz.session import (
     Finished,
@@ -43,6 +40,8 @@ FORMS = {
 
 def elide(text: str, width: int) -> str:
     """A long exact form cut between whole terms (``15/2 + ... + 1/log2(31)``); whole in :steps."""
+    from drills.engine.worked import Layout  # lazy: the worked tables, after the first question
+
     return Layout(exact_width=width).exact(text)
 
 
@@ -60,7 +59,9 @@ def code_lines(q: Question, indent: str = "") -> list[str]:
     (never reflowed: indentation is meaning), each line sanitised."""
     if not q.code and q.kind != "code":
         return []
-    return [indent + visible(line) if line else "" for line in question_code(q)]
+    from drills.coding.text import code_lines as lines  # lazy: for a code question only
+
+    return [indent + visible(line) if line else "" for line in lines(q)]
 
 
 def question(ev: QuestionShown, style: Style) -> str:
@@ -131,6 +132,8 @@ def card(r: Record, style: Style, color: str) -> str:
 
 def narrow_tables(text: str, question: Any, width: int) -> str:
     """Under 72 columns, the worked tables in ``text`` in their narrow layout (rows never wrap)."""
+    from drills.engine.worked import NARROW_BELOW, Layout, worked_for  # lazy: the tables
+
     if width >= NARROW_BELOW or question.problem is None or not question.metric:
         return text
     wide = worked_for(question)
@@ -219,6 +222,8 @@ def report(s: Summary, style: Style) -> str:
     lines += ["", style.paint("Time per question", "bold"), *time_lines(s.records)]
     lines += chain_lines(s.records, style)
     if s.misconceptions:
+        from drills.grading.diagnose import CATALOG  # lazy: the slip catalog, for a report only
+
         lines += ["", style.paint("Wrong formulas you used", "bold")]
         for mid, n in sorted(s.misconceptions.items(), key=lambda kv: -kv[1]):
             title = CATALOG[mid].title if mid in CATALOG else ""
