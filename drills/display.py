@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import textwrap
 from dataclasses import dataclass
 from typing import IO, Any
@@ -79,6 +78,8 @@ MAX_WIDTH = 100  # prose is easier to read in lines no longer than this, however
 
 def display_width() -> int:
     """The terminal's width, capped at MAX_WIDTH for prose."""
+    import shutil  # lazy: it brings bz2 and lzma; `drills config` needs no width
+
     return min(shutil.get_terminal_size().columns, CURRENT.width or MAX_WIDTH)
 
 

@@ -282,13 +282,13 @@ def test_review_nothing_due_says_when(store):
 
 
 def test_review_calls_the_practice_hook_with_due_keys(store, monkeypatch):
-    import drills.cli.review.review as review_cmd
+    import drills.cli.quiz.due as due
 
     record(store, att(question_id="a", verdict="wrong", answered_at=T0),
            att(question_id="b", verdict="wrong", answered_at=T0 + timedelta(seconds=1)),
            att(question_id="ok", answered_at=datetime.now(timezone.utc)))
     calls = []
-    monkeypatch.setattr(review_cmd, "run_review", lambda keys, count: calls.append((keys, count)),
+    monkeypatch.setattr(due, "run_review", lambda keys, count: calls.append((keys, count)),
                         raising=False)
     result = CliRunner().invoke(cli, ["review", "--count", "5"])
     assert result.exit_code == 0, result.output
@@ -296,10 +296,10 @@ def test_review_calls_the_practice_hook_with_due_keys(store, monkeypatch):
 
 
 def test_review_hook_exit_code_is_passed_on(store, monkeypatch):
-    import drills.cli.review.review as review_cmd
+    import drills.cli.quiz.due as due
 
     record(store, att(verdict="wrong"))
-    monkeypatch.setattr(review_cmd, "run_review", lambda keys, count: 3, raising=False)
+    monkeypatch.setattr(due, "run_review", lambda keys, count: 3, raising=False)
     assert CliRunner().invoke(cli, ["review"]).exit_code == 3
 
 
@@ -392,11 +392,11 @@ def test_dead_code_is_gone():
 # --- drills review --list -------------------------------------------------------------------
 
 def test_review_list_is_readable(store, monkeypatch):
-    import drills.cli.review.review as review_cmd
+    import drills.cli.quiz.due as due
 
     due_now(store, [("q:gone", timedelta(days=3)), (f"q:{FIXED}", timedelta(days=2, minutes=1)),
                     (SKILL, timedelta(hours=3)), ("q:norm-why-normalize", timedelta(minutes=5))])
-    monkeypatch.setattr(review_cmd, "run_review", lambda *a: pytest.fail("asked"))
+    monkeypatch.setattr(due, "run_review", lambda *a: pytest.fail("asked"))
     result = CliRunner().invoke(cli, ["review", "--list"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()

@@ -19,9 +19,7 @@ from typing import Any
 
 import click
 
-from drills import __version__, display
-from drills import config as cfg  # not `config`: drills.cli.config, once imported, takes that name
-from drills.cli.errors import fail
+from drills import __version__
 from drills.gate import gated
 
 # command name -> "module:attribute"; each module holds one command or group.
@@ -115,10 +113,15 @@ def cli(ctx: click.Context, color: str | None) -> None:
 
 def _settings(ctx: click.Context, color: str | None) -> None:
     """config.toml's defaults for the commands (the command line wins) and the display."""
+    from drills import config as cfg  # lazy: --help and --version need neither (tomllib)
+    from drills import display  # lazy: as above
+
     try:
         settings = cfg.load()
     except cfg.ConfigError as exc:
         if ctx.invoked_subcommand != "config":  # `drills config path` still finds the file to fix
+            from drills.cli.errors import fail  # lazy: only for a bad config file
+
             fail(str(exc))
         ctx.meta["drills.config_error"] = str(exc)
         settings = cfg.Settings()

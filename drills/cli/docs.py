@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from drills.cli.errors import fail
-from drills.tui import pager
 from drills.tui.terminal import is_terminal
 
 
@@ -58,6 +57,8 @@ def docs(topic: str | None) -> None:
         fail(f"no page {topic!r}{hint} (pages: {', '.join(known)})")
     text = (where / f"{topic}.md").read_text(encoding="utf-8")
     if is_terminal():
+        from drills.tui import pager  # lazy: subprocess, needed only on a terminal
+
         if pager.make_pager(pager.terminal_rows)(text):
             return
     click.echo(text, nl=False)

@@ -9,7 +9,6 @@ never a command module.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -106,6 +105,8 @@ def human_when(when: datetime, now: datetime | None = None) -> str:
 
 def screen_rows() -> int:
     """The terminal's height; piped output counts as one tall screen of 66 lines (a page)."""
+    import shutil  # lazy: it brings bz2 and lzma
+
     return shutil.get_terminal_size((80, 66)).lines if sys.stdout.isatty() else 66
 
 

@@ -21,7 +21,6 @@ from drills.safetext import json_text, plural, visible
 from drills.store import Store, history_export
 from drills.store.guard import history_target
 from drills.store.sessions import list_sessions, session_report
-from drills.tui import pager
 
 # Names of an already open descriptor (`-o /dev/stdout > file`): written to in place, even
 # when they lead to a regular file, since replacing that file would bypass the descriptor.
@@ -144,6 +143,8 @@ def show_cmd(session_id: int) -> None:
     style = _style()
     text = report_text(report, style)
     if _on_terminal():
+        from drills.tui import pager  # lazy: subprocess, needed only on a terminal
+
         if pager.make_pager(pager.terminal_rows)(text):
             return
     click.echo(text, color=style.color)

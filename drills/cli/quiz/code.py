@@ -14,14 +14,9 @@ from typing import Any
 import click
 
 from drills.cli.errors import Exit, fail
-from drills.cli.quiz.code_grader import check_source
-from drills.coding.grade import case_text, outcome_of
-from drills.coding.text import SourceError, source_text
-from drills.grading.check import explain
 from drills.packs import discover
 from drills.packs.errors import suggest
 from drills.safetext import visible
-from drills.tui.codeinput import EditorError, code_file, edit, editor, scaffold_file
 
 MAX_FILE_BYTES = 100_000
 
@@ -87,6 +82,14 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
 @click.argument("question_id")
 def open_question(question_id: str) -> None:
     """Open question QUESTION_ID in your editor, then check what you wrote."""
+    from drills.tui.codeinput import (  # lazy: subprocess, only to open the editor
+        EditorError,
+        code_file,
+        edit,
+        editor,
+        scaffold_file,
+    )
+
     q = _find(question_id)
     command = editor()
     if command is None:
@@ -101,7 +104,7 @@ def open_question(question_id: str) -> None:
     if source is None:
         click.echo(f"{code_file(q)} is unchanged: nothing to check.")
         return
-    sys.exit(_report(q, check_source(q, source), as_json=False))
+    sys.exit(_report(q, source, as_json=False))
 
 
 @code.command("check")
@@ -110,6 +113,8 @@ def open_question(question_id: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def check(file: Path, question_id: str, as_json: bool) -> None:
     """Grade FILE's function for question ID on its hidden cases."""
+    from drills.coding.text import SourceError, source_text  # lazy: only to check a file
+
     q = _find(question_id)
     shown = visible(str(file))
     try:
@@ -122,10 +127,16 @@ def check(file: Path, question_id: str, as_json: bool) -> None:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read {shown}: {exc.strerror or exc}")
-    sys.exit(_report(q, check_source(q, source), as_json=as_json))
+    sys.exit(_report(q, source, as_json=as_json))
 
 
-def _report(question: Any, result: Any, *, as_json: bool) -> int:
+def _report(question: Any, source: str, *, as_json: bool) -> int:
+    """Grade ``source`` and print the result; the exit code."""
+    from drills.cli.quiz.code_grader import check_source  # lazy: the grader, to check a file only
+    from drills.coding.grade import case_text, outcome_of  # lazy: as above
+    from drills.grading.check import explain  # lazy: as above
+
+    result = check_source(question, source)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:

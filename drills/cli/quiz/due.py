@@ -1,7 +1,8 @@
-"""Asking the items of spaced review that are due: ``resolve`` maps the review keys to
-questions (``q:<id>`` its question, ``skill:<generator>:<topic>`` a fresh variant), and
-``run_review`` asks up to ``count`` of them as one quiz. ``drills review`` decides which
-keys are due and calls ``run_review``; this module knows nothing of that command.
+"""Asking the items of spaced review that are due: ``loaded_questions`` loads what the keys
+can ask, ``resolve`` maps the review keys to questions (``q:<id>`` its question,
+``skill:<generator>:<topic>`` a fresh variant), and ``run_review`` asks up to ``count`` of
+them as one quiz. ``drills review`` decides which keys are due and calls these; this module
+knows nothing of that command.
 """
 
 from __future__ import annotations
@@ -18,6 +19,14 @@ from drills.cli.quiz.run import run_quiz
 from drills.cli.store_access import open_store
 from drills.grading.leaks import Guard
 from drills.model import Question
+from drills.packs import discover
+
+
+def loaded_questions(report: bool) -> list[Question]:
+    """Every loaded question; ``report``: say which packs are broken (the quiz says it otherwise)."""
+    if report:
+        return load_questions(())
+    return list(discover().questions)
 
 
 def resolve(keys: Sequence[str], questions: Sequence[Question]) -> dict[str, list[Question]]:

@@ -2,7 +2,8 @@
 
 This command finds the due keys (the daily limit applied) and hands them to
 ``drills.cli.quiz.due.run_review(keys, count)``, which asks up to ``count`` of the ones
-still in a pack; ``due.resolve`` maps keys to questions for both.
+still in a pack; ``due.resolve`` maps keys to questions for both. The quiz group's module
+(packs, planner, front end) is imported only once something is due.
 """
 
 from __future__ import annotations
@@ -10,18 +11,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from datetime import datetime, timezone
+from types import ModuleType
 
 import click
 
 from drills import config
-from drills.cli.catalog import load_questions
 from drills.cli.errors import fail
-from drills.cli.quiz.due import resolve, run_review
 from drills.cli.review.forecast import show_forecast
 from drills.cli.store_access import history_store
 from drills.cli.style import human_when, roughly
 from drills.model import Question
-from drills.packs import discover
 from drills.safetext import visible
 from drills.store.cards import due_cards, next_due
 from drills.store.schedule import hold_back_new, new_reviewed_today, next_due_day, reviewed_keys
@@ -93,7 +92,7 @@ def review(count: int, list_only: bool, forecast: bool) -> None:
             click.echo(f"Nothing is due. Next review: {human_when(upcoming, now)}")
         return
     keys = [key for key, _when in due]
-    found = resolve(keys, _questions(report=list_only))
+    found = _quiz().resolve(keys, _quiz().loaded_questions(report=list_only))
     held: list[str] = []
     if limit is not None:
         held = hold_back_new(keys, set(found), reviewed, limit - used)
@@ -103,11 +102,12 @@ def review(count: int, list_only: bool, forecast: bool) -> None:
     _ask(keys, count, found, held, limit)
 
 
-def _questions(report: bool) -> list[Question]:
-    """Every loaded question; ``report``: say which packs are broken (the quiz says it otherwise)."""
-    if report:
-        return load_questions(())
-    return list(discover().questions)
+def _quiz() -> ModuleType:
+    """``drills.cli.quiz.due``: resolving keys and asking them loads the packs, the planner and
+    the front end, so ``drills review`` with nothing due does not."""
+    from drills.cli.quiz import due  # lazy: the packs, planner and front end, once items are due
+
+    return due
 
 
 def _held_note(held: Sequence[str], limit: int | None) -> str:
@@ -128,7 +128,7 @@ def _ask(keys: list[str], count: int, found: dict[str, list[Question]], held: li
         click.echo(head + (f" ({_held_note(held, limit)})" if held else ""))
     # The due keys less those held back, most overdue first: run_review skips the ones no
     # pack answers, then asks up to `count`; the int it returns is the exit code.
-    result = run_review([key for key in keys if key not in held], count)
+    result = _quiz().run_review([key for key in keys if key not in held], count)
     code = result if isinstance(result, int) and not isinstance(result, bool) else 0
     if asked and code < 128:  # after a signal the terminal may be gone
         _what_next(found, held)
@@ -162,7 +162,7 @@ def _list(due: Sequence[tuple[str, datetime]], count: int, now: datetime,
     follow, then stale items.
     """
     if found is None:
-        found = resolve([key for key, _when in due], _questions(report=True))
+        found = _quiz().resolve([key for key, _when in due], _quiz().loaded_questions(report=True))
     waiting = set(held)
     ordered = ([d for d in due if d[0] in found and d[0] not in waiting]
                + [d for d in due if d[0] in waiting] + [d for d in due if d[0] not in found])

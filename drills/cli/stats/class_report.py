@@ -9,7 +9,6 @@ fit 60 columns.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from datetime import datetime, timezone
 from typing import Any
@@ -67,6 +66,8 @@ def report_from(sources: list[str], by: str | None, as_json: bool) -> None:
 
 
 def _width() -> int:
+    import shutil  # lazy: it brings bz2 and lzma
+
     columns = shutil.get_terminal_size().columns
     return max(MIN_WIDTH, min(columns, display.CURRENT.width or MAX_WIDTH))
 
