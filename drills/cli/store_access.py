@@ -11,7 +11,6 @@ import click
 
 from drills.cli.errors import Exit, fail
 from drills.store import Store, StoreError
-from drills.store.fields import skipped_notice
 
 
 def open_store(readonly: bool = False) -> Store:
@@ -47,4 +46,6 @@ def history_store(readonly: bool = False) -> Iterator[Store]:
     finally:
         store.close()
     if store.skipped:
+        from drills.store.fields import skipped_notice  # lazy: rarely needed, not at start-up
+
         click.echo(skipped_notice(store.skipped), err=True)

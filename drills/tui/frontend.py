@@ -15,7 +15,6 @@ from typing import Any
 from drills.display import Style, display_width, use_color
 from drills.quiz.session import Session, Summary
 from drills.tui.output import CONCEPT_END, PLAIN_END, OnRecord, Output, Signalled
-from drills.tui.pager import make_pager, terminal_rows
 from drills.tui.terminal import is_terminal
 
 
@@ -31,6 +30,8 @@ def run(session: Session, on_record: OnRecord | None = None, *,
     out.grade_hint = grade_hint
     try:
         if interactive:
+            from drills.tui.pager import make_pager, terminal_rows  # lazy: only a terminal pages
+
             out.pager = make_pager(terminal_rows)
             out.emit(session.start())  # the first question is up before prompt_toolkit is imported
             from drills.tui.interactive import run_interactive  # lazy: prompt_toolkit is slow
