@@ -22,9 +22,9 @@ def warm_up() -> None:
             # lazy on purpose: these imports are the warm-up, done in this thread
             import sympy  # noqa: F401
 
-            import drills.grading.check  # noqa: F401
-            import drills.grading.diagnose  # noqa: F401
-            import drills.grading.tolerance  # noqa: F401
+            import drills.grading.check  # noqa: F401 - lazy: the warm-up itself
+            import drills.grading.diagnose  # noqa: F401 - lazy: the warm-up itself
+            import drills.grading.tolerance  # noqa: F401 - lazy: the warm-up itself
         except Exception:  # noqa: BLE001 - warming is best effort; the real import reports
             pass
 
