@@ -1,15 +1,25 @@
-"""How output looks, set once per command from ``--color`` and the config's [display] table.
+"""How output looks: the display set once per command from ``--color`` and the config's
+[display] table, and ``Style``, the terminal-independent text styling every front end and
+the worksheets share (colour codes, wrapping to a width, a duration as m:ss).
 
 Colour follows https://no-color.org and https://force-color.org: ``--color always|never``
 or the config file decide first; otherwise a non-empty NO_COLOR turns colour off, a
-non-empty FORCE_COLOR turns it on, and else colour is used only on a terminal.
+non-empty FORCE_COLOR turns it on, and else colour is used only on a terminal. Prose is
+wrapped to the terminal width; indented blocks (the ~70-column worked tables) are left
+alone so their columns stay aligned.
+
+May import only ``drills.safetext`` (text from packs and learners is shown, not sent).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import textwrap
 from dataclasses import dataclass
 from typing import IO, Any
+
+from drills.safetext import visible
 
 COLOR_MODES: tuple[str, ...] = ("auto", "always", "never")
 
@@ -42,6 +52,7 @@ def color_source() -> str:
 
 
 def use_color(stream: IO[Any] | None = None) -> bool:
+    """--color / [display] color, else NO_COLOR / FORCE_COLOR, else only on a terminal."""
     if CURRENT.color == "always":
         return True
     if CURRENT.color == "never" or os.environ.get("NO_COLOR"):
@@ -53,3 +64,92 @@ def use_color(stream: IO[Any] | None = None) -> bool:
         return bool(isatty and isatty())
     except ValueError:  # a closed stream
         return False
+
+
+_LIST_ITEM = re.compile(r"\s*([-*]|\d+[.)]|[a-z]\))\s+")
+_EQUATION = re.compile(r"\S{1,14}\s+=\s")
+# keep "log2(i + 1)" and a short list such as "[2, 3, 0]" on one line
+_SHORT_PARENS = re.compile(r"\([^()]{1,14}\)|\[[\d, ]{1,30}\]")
+_NBSP = "\u00a0"
+_CODES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
+
+MAX_WIDTH = 100  # prose is easier to read in lines no longer than this, however wide the terminal
+
+
+def display_width() -> int:
+    """The terminal's width, capped at MAX_WIDTH for prose."""
+    import shutil  # lazy: it brings bz2 and lzma; `drills config` needs no width
+
+    return min(shutil.get_terminal_size().columns, CURRENT.width or MAX_WIDTH)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to draw: colour or not, wrap width, and how this front end ends a concept answer."""
+
+    color: bool = False
+    width: int = 80
+    concept_end: str = "finish with an empty line"
+
+    def paint(self, text: str, *names: str) -> str:
+        if not self.color or not names:
+            return text
+        codes = ";".join(_CODES[n] for n in names)
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+    def reflow(self, text: str, indent: str = "") -> str:
+        """Re-wrap hard-wrapped pack prose to this width; short lines, lists and tables stay put.
+
+        A prose line is joined with the next only when it looks hard-wrapped (60+ characters,
+        no full stop at the end), so one-statement lines ("Gains: 3, 1, 7, 0.") keep their
+        breaks; a list item absorbs its indented continuation lines.
+        """
+        out: list[str] = []
+        joinable, hang, prev_eq = False, 0, False
+        for line in text.strip("\n").splitlines():
+            lead = len(line) - len(line.lstrip())
+            item = _LIST_ITEM.match(line)
+            equation = bool(_EQUATION.match(line))  # "DCG@4 = ..." under another equation: a table
+            ending = line.rstrip().endswith((".", "?", "!"))
+            if line.strip() and not item and ((hang and lead == hang) or
+                                              (joinable and lead == 0 and not (equation and prev_eq))):
+                out[-1] += " " + line.strip()
+                joinable = joinable and len(line.rstrip()) >= 60 and not ending
+                continue
+            prev_eq = equation
+            out.append(line.rstrip())
+            hang = item.end() if item else 0
+            joinable = (bool(line.strip()) and lead == 0 and not item and len(line.rstrip()) >= 60
+                        and not ending)
+        return self.wrap("\n".join(out), indent)
+
+    def wrap(self, text: str, indent: str = "") -> str:
+        """Wrap to the width: prose plainly, list items and long indented formulas with a hanging indent.
+
+        Control characters are shown, not sent (``visible``): pack and learner text reaches
+        the screen through here.
+        """
+        text = visible(text)
+        out = []
+        width = max(20, self.width - 1)
+        for line in text.splitlines():
+            item = _LIST_ITEM.match(line)
+            if not line.strip():
+                out.append("")
+            elif len(indent + line) <= width:
+                out.append(indent + line)
+            elif line[0].isspace() and not item:  # an over-long table or formula line
+                lead = indent + line[: len(line) - len(line.lstrip())]
+                out.extend(textwrap.wrap(line.strip(), width, initial_indent=lead,
+                                         subsequent_indent=lead + "    ", break_on_hyphens=False))
+            else:
+                hang = indent + " " * (item.end() if item else 0)
+                glued = _SHORT_PARENS.sub(lambda m: m.group(0).replace(" ", _NBSP), line)
+                out.extend(w.replace(_NBSP, " ") for w in textwrap.wrap(
+                    glued, width, initial_indent=indent, subsequent_indent=hang, break_on_hyphens=False))
+        return "\n".join(out)
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"

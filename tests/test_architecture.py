@@ -23,7 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "safetext": set(),
     "paths": set(),
     "runner": set(),
-    "display": set(),
+    "display": {"safetext"},  # Style.wrap shows control characters (visible), never sends them
     "engine": {"safetext"},
     "answers": {"engine"},
     "model": {"engine"},

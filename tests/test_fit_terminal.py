@@ -9,12 +9,13 @@ import random
 from click.testing import CliRunner
 
 from drills.cli import cli
+from drills.display import Style
 from drills.engine.problem import Problem
 from drills.engine.table import Layout
 from drills.grading.solution import worked_for
 from drills.model import Question
 from drills.quiz.session import Graded, Options, Session, StepsShown
-from drills.tui.render import Style, render
+from drills.tui.render import render
 
 BIG = ",".join(str(random.Random(1).randint(0, 3)) for _ in range(1000))
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.answers.parser import parse
+from drills.display import Style
 from drills.engine.metrics.ndcg import check_problem
 from drills.engine.metrics.registry import metric_value, names
 from drills.generators import REGISTRY
@@ -20,7 +21,7 @@ from drills.generators.drawing import grades_text
 from drills.generators.instantiate import GenerationError, instantiate
 from drills.model import TOPICS, Question, Source
 from drills.quiz.session import QuestionShown
-from drills.tui.render import Style, render
+from drills.tui.render import render
 
 from . import metrics_reference as metrics_ref
 

@@ -165,7 +165,7 @@ def test_first_question_before_sympy_in_the_plain_front_end(pack, drills_home):
 
 
 def test_review_hook_serves_questions_and_fresh_variants(monkeypatch):
-    from drills.cli.quiz.practice import run_review
+    from drills.cli.quiz.due import run_review
     from drills.packs import discover
 
     templates = [q for q in discover().questions if q.kind == "generated"]
@@ -223,7 +223,7 @@ def test_recorder_retries_then_raises_and_keeps_the_unsaved_answer(capsys, monke
     from drills.quiz.events import Record
     from drills.store import StoreError
     from drills.store.cards import ReviewError
-    from drills.tui import SaveFailed
+    from drills.tui.output import SaveFailed
 
     monkeypatch.setattr(rec, "RETRY_DELAY", 0)
     failures = iter([ReviewError("the answer was saved, but the review schedule of q1 could not "

@@ -11,7 +11,9 @@ from click.testing import CliRunner
 from fsrs import Rating, State
 
 from drills.cli import cli
-from drills.cli.review.review import PROMPT_WIDTH, human_when, resolve
+from drills.cli.quiz.due import resolve
+from drills.cli.review.review import PROMPT_WIDTH
+from drills.cli.style import human_when
 from drills.store import Attempt, Store, StoreError
 from drills.store import cards as rv
 
@@ -280,13 +282,13 @@ def test_review_nothing_due_says_when(store):
 
 
 def test_review_calls_the_practice_hook_with_due_keys(store, monkeypatch):
-    import drills.cli.quiz.practice as practice
+    import drills.cli.quiz.due as due
 
     record(store, att(question_id="a", verdict="wrong", answered_at=T0),
            att(question_id="b", verdict="wrong", answered_at=T0 + timedelta(seconds=1)),
            att(question_id="ok", answered_at=datetime.now(timezone.utc)))
     calls = []
-    monkeypatch.setattr(practice, "run_review", lambda keys, count: calls.append((keys, count)),
+    monkeypatch.setattr(due, "run_review", lambda keys, count: calls.append((keys, count)),
                         raising=False)
     result = CliRunner().invoke(cli, ["review", "--count", "5"])
     assert result.exit_code == 0, result.output
@@ -294,10 +296,10 @@ def test_review_calls_the_practice_hook_with_due_keys(store, monkeypatch):
 
 
 def test_review_hook_exit_code_is_passed_on(store, monkeypatch):
-    import drills.cli.quiz.practice as practice
+    import drills.cli.quiz.due as due
 
     record(store, att(verdict="wrong"))
-    monkeypatch.setattr(practice, "run_review", lambda keys, count: 3, raising=False)
+    monkeypatch.setattr(due, "run_review", lambda keys, count: 3, raising=False)
     assert CliRunner().invoke(cli, ["review"]).exit_code == 3
 
 
@@ -351,12 +353,12 @@ def test_stale_keys_do_not_crowd_out_a_due_item(store):
 
 
 def test_count_applies_after_skipping_stale_keys(store, monkeypatch):
-    import drills.cli.quiz.practice as practice
+    import drills.cli.quiz.due as due
 
     due_now(store, [("q:gone", timedelta(days=2)), (f"q:{FIXED}", timedelta(days=1)),
                     (SKILL, timedelta(hours=2)), ("q:norm-query-b-ndcg", timedelta(hours=1))])
     served = []
-    monkeypatch.setattr(practice, "run_quiz", lambda items, **kw: served.append(
+    monkeypatch.setattr(due, "run_quiz", lambda items, **kw: served.append(
         (items, kw["options"])) or 0)
     result = CliRunner().invoke(cli, ["review", "--count", "2"])
     assert result.exit_code == 0, result.output
@@ -390,11 +392,11 @@ def test_dead_code_is_gone():
 # --- drills review --list -------------------------------------------------------------------
 
 def test_review_list_is_readable(store, monkeypatch):
-    import drills.cli.quiz.practice as practice
+    import drills.cli.quiz.due as due
 
     due_now(store, [("q:gone", timedelta(days=3)), (f"q:{FIXED}", timedelta(days=2, minutes=1)),
                     (SKILL, timedelta(hours=3)), ("q:norm-why-normalize", timedelta(minutes=5))])
-    monkeypatch.setattr(practice, "run_review", lambda *a: pytest.fail("asked"))
+    monkeypatch.setattr(due, "run_review", lambda *a: pytest.fail("asked"))
     result = CliRunner().invoke(cli, ["review", "--list"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
@@ -497,10 +499,10 @@ def reviewed_in_a_review(store: Store, question_ids, when: datetime) -> None:
 
 
 def capture_quiz(monkeypatch):
-    import drills.cli.quiz.practice as practice
+    import drills.cli.quiz.due as due
 
     served = []
-    monkeypatch.setattr(practice, "run_quiz", lambda items, **kw: served.append(
+    monkeypatch.setattr(due, "run_quiz", lambda items, **kw: served.append(
         kw["options"]["review"]) or 0)
     return served
 

@@ -99,7 +99,7 @@ def hostile_questions() -> list[Question]:
 @pytest.fixture
 def hostile(monkeypatch):
     questions = hostile_questions()
-    for module in ("drills.cli.quiz.practice", "drills.cli.generate"):
+    for module in ("drills.cli.quiz.practice", "drills.cli.quiz.mock", "drills.cli.generate"):
         monkeypatch.setattr(f"{module}.load_questions", lambda packs, topics=None: list(questions))
     monkeypatch.setattr("drills.cli.quiz.practice.check_topics", lambda topics, qs: None)
     return questions

@@ -14,10 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import cli
+from drills.display import Style
 from drills.generators.instantiate import instantiate, item_rng
 from drills.packs.load import load_pack
 from drills.quiz.session import Graded, Options, QuestionShown, Session, TimedOut
-from drills.tui.render import Style, render
+from drills.tui.render import render
 
 from . import ndcg_reference as ref
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from drills.display import Style
 from drills.engine.problem import Problem
 from drills.model import Option, Question
 from drills.quiz.session import (
@@ -26,7 +27,7 @@ from drills.quiz.session import (
     Waiting,
     covered,
 )
-from drills.tui.render import Style, render
+from drills.tui.render import render
 
 NDCG = Question(
     id="ndcg-worked", topic="hand-computation", kind="numeric",
@@ -325,7 +326,7 @@ def test_render_respects_color_setting(monkeypatch):
         def isatty(self):
             return True
 
-    from drills.tui.render import use_color
+    from drills.display import use_color
 
     assert use_color(Tty())
     monkeypatch.setenv("NO_COLOR", "1")

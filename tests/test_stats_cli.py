@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from drills.cli import COMMANDS, cli
-from drills.cli.stats.stats import bar, sparkline
+from drills.cli.stats.report import sparkline
+from drills.cli.style import bar
 from drills.store import Attempt, Store
 from drills.store.history_export import COLUMNS
 
@@ -312,7 +313,7 @@ def test_json_output_escapes_c1_and_bidi_controls(drills_home):
 
 def test_text_from_the_history_is_shown_not_sent(capsys):
     from drills.cli.review import review as review_cli
-    from drills.cli.stats.stats import render
+    from drills.cli.stats.report import render
 
     g = {"attempts": 3, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0}
     data = {"attempts": 3, "sessions": 1, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0,

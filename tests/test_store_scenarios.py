@@ -249,7 +249,8 @@ def test_schedule_sql_keys_steps_by_their_scenario(store):
 
 
 def test_review_resolves_and_labels_a_scenario_by_its_id():
-    from drills.cli.review.review import describe, resolve
+    from drills.cli.quiz.due import resolve
+    from drills.cli.review.review import describe
     from drills.model import Question
 
     scenario = Question(id=SCN, topic="hand-computation", kind="scenario",

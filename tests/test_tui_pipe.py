@@ -84,9 +84,9 @@ def test_question_times_out_in_mock():
 
 
 def test_toolbar_shows_score_streak_and_countdown():
-    from drills.tui import Output
+    from drills.display import Style
     from drills.tui.interactive import Interactive
-    from drills.tui.render import Style
+    from drills.tui.output import Output
 
     session = Session([CHOICE, CHOICE], Options(mode="mock", seconds=90))
     session.start()

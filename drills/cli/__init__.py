@@ -1,6 +1,12 @@
-"""The ``drills`` command line: a lazy click group, one module per command group.
+"""The ``drills`` command line: a lazy click group, one module or folder per command group.
 
-Subcommands are imported only when invoked, so ``drills`` starts fast.
+Subcommands are imported only when invoked (``COMMANDS``), so ``drills`` starts fast. The
+command groups (solve/, stats/, review/, history/, packs/, quiz/ and the one-module
+commands) share only the modules below them: ``errors`` (one-line errors, exit codes),
+``options`` (option checks), ``store_access`` (the history opened for a command), ``style``
+(painting, tables, times, the pager), ``catalog`` (loading the packs) and ``completion``;
+a command never imports another command's module (review -> quiz.due is the one
+planned edge). May import every lower layer: tui, publish, quiz, store, packs, and below.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Any
 import click
 
 from drills import __version__
+from drills.gate import gated
 
 # command name -> "module:attribute"; each module holds one command or group.
 COMMANDS: dict[str, str] = {
@@ -23,7 +30,7 @@ COMMANDS: dict[str, str] = {
     "review": "drills.cli.review.review:review",
     "packs": "drills.cli.packs.packs:packs",
     "practice": "drills.cli.quiz.practice:practice",
-    "mock": "drills.cli.quiz.practice:mock",
+    "mock": "drills.cli.quiz.mock:mock",
     "generate": "drills.cli.generate:generate",
     "config": "drills.cli.config:config",
     "completion": "drills.cli.completion:completion",
@@ -94,8 +101,6 @@ def cli(ctx: click.Context, color: str | None) -> None:
     Run `drills` alone to start a practice session, or `drills solve 2,1,3,0`
     for a worked NDCG solution.
     """
-    from drills.gate import gated
-
     ctx.with_resource(gated())  # every line printed from here on passes the sanitiser
     _settings(ctx, color)
     if ctx.invoked_subcommand is None:
@@ -108,27 +113,26 @@ def cli(ctx: click.Context, color: str | None) -> None:
 
 def _settings(ctx: click.Context, color: str | None) -> None:
     """config.toml's defaults for the commands (the command line wins) and the display."""
-    from drills import config, display
+    from drills import config as cfg  # lazy: --help and --version need neither (tomllib)
+    from drills import display  # lazy: as above
 
     try:
-        settings = config.load()
-    except config.ConfigError as exc:
+        settings = cfg.load()
+    except cfg.ConfigError as exc:
         if ctx.invoked_subcommand != "config":  # `drills config path` still finds the file to fix
-            from drills.cli.common import fail
+            from drills.cli.errors import fail  # lazy: only for a bad config file
 
             fail(str(exc))
         ctx.meta["drills.config_error"] = str(exc)
-        settings = config.Settings()
+        settings = cfg.Settings()
     shown = settings.values.get("display", {})
     display.configure(color or shown.get("color"), shown.get("width"), shown.get("pager"))
-    ctx.default_map = config.default_map(settings)
+    ctx.default_map = cfg.default_map(settings)
     ctx.meta["drills.settings"] = settings
     ctx.meta["drills.color"] = color
 
 
 def main() -> None:
-    from drills.gate import gated
-
     try:
         try:
             with gated():

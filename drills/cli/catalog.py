@@ -12,8 +12,11 @@ from pathlib import Path
 
 import click
 
-from drills.cli.common import fail
+from drills.cli.errors import fail
 from drills.model import Question
+from drills.packs import discover
+from drills.packs.errors import shown
+from drills.packs.load import resolved
 
 
 def load_questions(pack_args: Sequence[str], topics: Sequence[str] | None = None) -> list[Question]:
@@ -30,10 +33,6 @@ def load_questions(pack_args: Sequence[str], topics: Sequence[str] | None = None
 
 
 def _load(pack_args: Sequence[str]) -> list[Question]:
-    from drills.packs import discover
-    from drills.packs.errors import shown
-    from drills.packs.load import resolved
-
     paths = [Path(p) for p in pack_args if Path(p).exists()]
     catalog = discover(paths)
     for error in catalog.errors:  # PackError's str shows a file name's or pack's control characters

@@ -10,11 +10,14 @@ from typing import Any
 
 import click
 
+from drills.cli import cli
+from drills.model import DIFFICULTIES
+
 SHELLS = ("bash", "zsh", "fish")
 
 
 def _catalog() -> Any:
-    from drills.packs import discover
+    from drills.packs import discover  # lazy: the packs load only when completing
 
     return discover([])
 
@@ -41,14 +44,12 @@ def complete_packs(ctx: click.Context, param: click.Parameter, incomplete: str) 
 
 
 def complete_generators(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    from drills.generators import REGISTRY
+    from drills.generators import REGISTRY  # lazy: slow, needed only when completing
 
     return sorted(name for name in REGISTRY if name.startswith(incomplete))
 
 
 def complete_difficulty(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    from drills.model import DIFFICULTIES
-
     return [d for d in DIFFICULTIES if d.startswith(incomplete)]
 
 
@@ -65,8 +66,6 @@ def completion(shell: str) -> None:
     Commands, options, topics, pack names, generators and difficulties complete.
     """
     from click.shell_completion import get_completion_class
-
-    from drills.cli import cli
 
     cls = get_completion_class(shell)
     assert cls is not None

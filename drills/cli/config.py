@@ -6,7 +6,9 @@ from typing import Any
 
 import click
 
-from drills.cli.common import Exit, fail
+from drills import config as cfg
+from drills import display
+from drills.cli.errors import Exit, fail
 
 # What each setting is when nothing sets it (as the commands document it).
 DEFAULTS: dict[str, dict[str, str]] = {
@@ -42,9 +44,6 @@ def config(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from drills import config as cfg
-    from drills import display
-
     error = ctx.meta.get("drills.config_error")
     if error:
         fail(error)
@@ -71,8 +70,6 @@ def config(ctx: click.Context) -> None:
 @config.command("path")
 def config_path() -> None:
     """Print the config file's path (whether or not it exists)."""
-    from drills import config as cfg
-
     click.echo(str(cfg.path()))
 
 
@@ -80,8 +77,6 @@ def config_path() -> None:
 def config_init() -> None:
     """Write a commented starter config.toml (never over an existing file)."""
     import os
-
-    from drills import config as cfg
 
     where = cfg.path()
     try:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from drills.cli.common import fail
+from drills.cli.errors import fail
+from drills.tui.terminal import is_terminal
 
 
 def docs_dir() -> Path | None:
@@ -55,11 +56,9 @@ def docs(topic: str | None) -> None:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         fail(f"no page {topic!r}{hint} (pages: {', '.join(known)})")
     text = (where / f"{topic}.md").read_text(encoding="utf-8")
-    from drills.tui import is_terminal
-
     if is_terminal():
-        from drills.tui.pager import make_pager, terminal_rows
+        from drills.tui import pager  # lazy: subprocess, needed only on a terminal
 
-        if make_pager(terminal_rows)(text):
+        if pager.make_pager(pager.terminal_rows)(text):
             return
     click.echo(text, nl=False)

@@ -8,9 +8,19 @@ from collections.abc import Sequence
 import click
 
 from drills.cli.catalog import check_topics, load_questions
-from drills.cli.common import Exit, check_seed, fail
 from drills.cli.completion import complete_packs, complete_topics
+from drills.cli.errors import Exit, fail
+from drills.cli.options import check_seed
 from drills.model import Question
+from drills.publish.anki import (
+    FALLBACK_TIMESTAMP,
+    MAX_VARIANTS,
+    ExportError,
+    notes,
+    summary,
+    write_package,
+)
+from drills.safetext import visible
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,9 +55,6 @@ def anki(packs: tuple[str, ...], topics: tuple[str, ...], variants: int, seed: i
     export into Anki and edited questions are updated, not duplicated. The same
     packs and options write the same bytes.
     """
-    from drills.publish.anki import MAX_VARIANTS, ExportError, notes, summary, write_package
-    from drills.safetext import visible
-
     if not output:
         fail("-o needs a file name")
     if not 1 <= variants <= MAX_VARIANTS:
@@ -77,8 +84,6 @@ def _timestamp(questions: Sequence[Question]) -> int:
     genanki stamps every note with one time: this one is later after any edit of a pack
     file, yet the same on a rerun, so the same packs and options give the same bytes.
     """
-    from drills.publish.anki import FALLBACK_TIMESTAMP
-
     times = []
     for path in {q.source.path for q in questions}:
         try:

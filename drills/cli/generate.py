@@ -7,16 +7,24 @@ Output is a pure function of the seed and the options (byte-identical on a rerun
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from drills.cli.catalog import check_topics, load_questions
-from drills.cli.common import check_count, check_difficulty, check_seed, echo_paged, fail, pick_seed
 from drills.cli.completion import (
     complete_difficulty,
     complete_generators,
     complete_packs,
     complete_topics,
 )
+from drills.cli.errors import fail
+from drills.cli.options import check_count, check_difficulty, check_seed, pick_seed
+from drills.cli.style import echo_paged
+from drills.display import display_width
+from drills.generators import REGISTRY
+from drills.publish.worksheet import markdown_sheet, text_sheet
+from drills.quiz.plan import GenerationError, item_json, plan, prepared_all
 from drills.safetext import json_text
 
 
@@ -56,8 +64,6 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     Scenario generators (a whole follow-up chain; see docs/scenarios.md):
       ndcg-chain, binary-graded-chain, lambdarank-swap-chain, ndcg-vs-mrr-chain
     """
-    from drills.quiz.plan import GenerationError, plan, prepared_all
-
     if as_json and as_markdown:
         fail("choose one of --json and --markdown")
     check_count(count)
@@ -65,8 +71,6 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     check_difficulty(difficulty)
     questions = load_questions(packs, topics)
     if generators:
-        from drills.generators import REGISTRY
-
         unknown = [g for g in generators if g not in REGISTRY]
         if unknown:
             fail(f"unknown generator {unknown[0]!r} (generators: {', '.join(sorted(REGISTRY))})")
@@ -85,18 +89,10 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
     if not items:
         fail("no questions match these options")
     if as_json:
-        from drills.quiz.plan import item_json
-
         click.echo(json_text([item_json(q) for q in items], indent=2, ensure_ascii=False))
     else:
-        from drills.publish.worksheet import markdown_sheet, text_sheet
-
         if as_markdown:
             echo_paged(markdown_sheet(items, seed).rstrip("\n"))
         else:  # a terminal narrower than the sheet gets its own width; a file always 78
-            import sys
-
-            from drills.tui.render import display_width
-
             width = min(display_width(), 78) if sys.stdout.isatty() else 78
             echo_paged(text_sheet(items, seed, width).rstrip("\n"))

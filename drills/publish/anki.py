@@ -25,7 +25,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from drills.coding.text import code_lines
+from drills.engine.exact import decimal_text
+from drills.grading.reference import reference
+from drills.grading.solution import worked_for
 from drills.model import LETTERS, Question
+from drills.publish.worksheet import logical_lines
+from drills.quiz import plan
 
 ROOT = "drills"
 DEFAULT_VARIANTS = 3
@@ -110,8 +116,6 @@ def esc(text: str) -> str:
 
 def prose(text: str) -> str:
     """A prompt: the lines a YAML author broke mid-sentence joined (a phone wraps them)."""
-    from drills.publish.worksheet import logical_lines
-
     return esc("\n".join(logical_lines(clean(text))))
 
 
@@ -136,8 +140,6 @@ def deck_id(name: str) -> int:
 
 
 def _front(q: Question, scenario: Question | None = None) -> str:
-    from drills.coding.text import code_lines
-
     head = ""
     if scenario is not None and q.part is not None:
         setup = q.part.setup or scenario.prompt
@@ -148,10 +150,6 @@ def _front(q: Question, scenario: Question | None = None) -> str:
 
 
 def _numeric(q: Question) -> tuple[str, ...]:
-    from drills.engine.exact import decimal_text
-    from drills.grading.reference import reference
-    from drills.grading.solution import worked_for
-
     ref = reference(q)
     exact, value = ref.text, decimal_text(ref.decimal(), 15)
     unit = f" {q.unit}" if q.unit else ""
@@ -228,8 +226,6 @@ def notes(questions: Sequence[Question], *, seed: int = 0,
     order, so its letters match the pack); a generated template or scenario gives
     ``variants`` concrete questions, variant ``v`` drawn with ``item_rng(seed, v, id)``.
     """
-    from drills.generators.instantiate import GenerationError
-
     if not 1 <= variants <= MAX_VARIANTS:
         raise ValueError(f"variants must be from 1 to {MAX_VARIANTS}, got {variants}")
     out: list[AnkiNote] = []
@@ -239,13 +235,11 @@ def notes(questions: Sequence[Question], *, seed: int = 0,
         except ExportError:
             raise
         except (ValueError, ArithmeticError) as exc:  # GenerationError, an engine failure
-            raise ExportError(str(exc) if isinstance(exc, GenerationError) else f"{q.id}: {exc}") from exc
+            raise ExportError(str(exc) if isinstance(exc, plan.GenerationError) else f"{q.id}: {exc}") from exc
     return out
 
 
 def _question_notes(q: Question, seed: int, variants: int) -> list[AnkiNote]:
-    from drills.generators.instantiate import instantiate, item_rng
-
     out: list[AnkiNote] = []
     where = f"{q.pack or 'unnamed'} · {q.id}"
     drawn = q.kind == "generated" or (q.kind == "scenario" and bool(q.generator))
@@ -253,7 +247,7 @@ def _question_notes(q: Question, seed: int, variants: int) -> list[AnkiNote]:
         key = (ROOT, q.id)
         return _steps(q, q, key, where) if q.kind == "scenario" else [_note(q, q, key, where)]
     for v in range(variants):
-        made = instantiate(q, item_rng(seed, v, q.id))
+        made = plan.instantiate(q, plan.item_rng(seed, v, q.id))
         key = (ROOT, q.id, f"{seed}:{v}")
         label = f"{where} · variant {v + 1}/{variants} (seed {seed})"
         out += _steps(q, made, key, label) if q.kind == "scenario" else [_note(made, q, key, label)]

@@ -12,6 +12,13 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from drills.coding.text import code_lines
+from drills.display import Style
+from drills.engine.exact import decimal_text, with_value
+from drills.engine.table import NARROW_BELOW, Layout
+from drills.grading.check import correct_answer
+from drills.grading.reference import reference
+from drills.grading.solution import worked_for
 from drills.model import LETTERS, Question
 
 WIDTH = 78
@@ -35,16 +42,10 @@ class Key:
 
 def key(q: Question) -> Key:
     if q.kind == "numeric":
-        from drills.engine.exact import decimal_text, with_value
-        from drills.grading.reference import reference
-        from drills.grading.solution import worked_for
-
         ref = reference(q)
         return Key(with_value(ref.text, decimal_text(ref.decimal(), 15)), worked=worked_for(q),
                    prose=q.prose or None)
     if q.kind == "choice":
-        from drills.grading.check import correct_answer
-
         notes = tuple(o.explanation for o in q.options if o.correct and o.explanation)
         return Key(correct_answer(q), notes=notes, prose=None if notes else (q.prose or None))
     if q.kind == "concept":
@@ -60,8 +61,6 @@ def _code(q: Question, indent: str) -> list[str]:
     """A snippet's numbered lines or a code question's signature and examples, verbatim."""
     if not q.code and q.kind != "code":
         return []
-    from drills.coding.text import code_lines
-
     return [indent + line if line else "" for line in code_lines(q)]
 
 
@@ -180,9 +179,6 @@ def text_sheet(items: Sequence[Question], seed: int, width: int = WIDTH) -> str:
 
 def _narrow_sheet(items: Sequence[Question], seed: int, width: int) -> str:
     """The text sheet for a terminal narrower than 78 columns."""
-    from drills.engine.table import NARROW_BELOW, Layout
-    from drills.grading.solution import worked_for
-
     layout = Layout(narrow=width < NARROW_BELOW)
     lines = ["NDCG drills worksheet", *_wrap(header(items, seed), "", width=width), "",
              "Questions", "=========", ""]
@@ -204,8 +200,6 @@ def _narrow_sheet(items: Sequence[Question], seed: int, width: int) -> str:
         lines += _wrap(f"{n}. {k.answer}", "", width=width)
         worked = worked_for(q, layout) if k.worked else None
         if worked:
-            from drills.tui.render import Style
-
             lines += [""] + Style(width=width + 1).wrap(worked, "   ").splitlines()
         for note in k.notes:
             lines += _wrap(note, "   ", width=width)

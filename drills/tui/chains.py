@@ -1,11 +1,13 @@
 """The mock report's view of scenarios: each scenario's time as one row, and each scenario as
-a chain of steps (step, verdict: correct / consistent / wrong ..., the first slip). Pure strings."""
+a chain of steps (step, verdict: correct / consistent / wrong ..., the first slip). Pure strings,
+drawn by ``drills.tui.render.report``; this module imports nothing of the renderer."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from drills.display import clock_text
 from drills.safetext import visible
 
 
@@ -28,8 +30,6 @@ def _groups(records: Sequence[Any]) -> Iterator[list[Any]]:
 
 def time_lines(records: Sequence[Any]) -> list[str]:
     """One row per question; a scenario's row adds up its steps' time against its shared limit."""
-    from drills.tui.render import clock_text
-
     lines = []
     groups = list(_groups(records))
     width = max([22] + [len(_label(g[0])) for g in groups])

@@ -12,8 +12,9 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from drills.coding.text import SourceError, source_text
+from drills.coding.text import SourceError, scaffold, source_text
 from drills.model import Question
+from drills.paths import home
 
 END = ":end"  # a typed code answer ends with this line
 
@@ -33,16 +34,12 @@ def editor() -> list[str] | None:
 
 
 def code_file(question: Question) -> Path:
-    from drills.paths import home
-
     safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in question.id)
     return home() / "code" / f"{safe}.py"
 
 
 def scaffold_file(question: Question) -> Path:
     """The question's file, written with the scaffold unless it is already there."""
-    from drills.coding.text import scaffold
-
     path = code_file(question)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,8 +55,6 @@ def edit(question: Question, command: list[str]) -> str | None:
     """Open the question's file in ``command``; its text afterwards, or None when the learner
     left the scaffold as it was (nothing to grade). An editor that exits with an error
     status (vim's :cq) cancels: nothing is submitted."""
-    from drills.coding.text import scaffold
-
     try:
         path = scaffold_file(question)
     except OSError as exc:

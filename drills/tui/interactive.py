@@ -20,12 +20,16 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 
+from drills.display import Style, clock_text, display_width, use_color
+from drills.gate import ungated
+from drills.paths import home
 from drills.quiz.session import Session, Summary
-from drills.tui import CONCEPT_END, OnRecord, Output, Signalled, settle, warm_up
+from drills.safetext import visible
 from drills.tui.capped import CappedParser, Overflow
-from drills.tui.codeinput import END, editor, typed_code
+from drills.tui.codeinput import END, EditorError, code_file, edit, editor, typed_code
 from drills.tui.keys import AnswersOnly, CommandCompleter, keys_hint, progress_bar
-from drills.tui.render import Style, clock_text, display_width, use_color
+from drills.tui.output import CONCEPT_END, OnRecord, Output, Signalled
+from drills.tui.warmup import settle, warm_up
 
 
 class _TimeUp(Exception):
@@ -47,9 +51,6 @@ def _history() -> tuple[History, str | None]:
     """
     import os
     import stat
-
-    from drills.paths import home
-    from drills.safetext import visible
 
     try:
         folder = home()
@@ -174,8 +175,6 @@ class Interactive:
     def _editor_text(self) -> str | None:
         """Open the learner's editor on the question's file; its text, or None (no editor,
         the file left as the scaffold, or the editor failed: said why)."""
-        from drills.tui.codeinput import EditorError, code_file, edit, editor
-
         q = self.session.current()
         command = editor()
         if q is None:
@@ -368,8 +367,6 @@ def run_interactive(session: Session, on_record: OnRecord | None = None, *, out:
         out = Output(Style(use_color(sys.stdout), width, CONCEPT_END), on_record, echo)
     if output is None:  # prompt_toolkit draws with its own escape sequences: past the gate
         from prompt_toolkit.output import create_output
-
-        from drills.gate import ungated
 
         output = create_output(stdout=ungated(sys.stdout))
     runner = Interactive(session, out, input=input, output=output, history=history)

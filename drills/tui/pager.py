@@ -15,14 +15,13 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
+from drills import display
 from drills.safetext import terminal_text
 
 
 def pager_command() -> list[str] | None:
     """The pager to run: $PAGER, else less; None when there is none."""
-    from drills.display import CURRENT
-
-    value = (CURRENT.pager or os.environ.get("PAGER", "")).strip()
+    value = (display.CURRENT.pager or os.environ.get("PAGER", "")).strip()
     if value:
         try:
             return shlex.split(value) or None

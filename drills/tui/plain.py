@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 
+from drills.display import Style, use_color
 from drills.quiz.session import Session, Summary
-from drills.tui import PLAIN_END, OnRecord, Output
 from drills.tui.codeinput import END, typed_code
-from drills.tui.render import Style, use_color
+from drills.tui.output import PLAIN_END, OnRecord, Output
 
 
 def run_plain(session: Session, on_record: OnRecord | None = None, *,

@@ -1,17 +1,15 @@
 """Session events -> text. Pure strings, so both front ends and the tests share them.
 
-Colour is plain ANSI and only when the output is a terminal and NO_COLOR is unset
-(https://no-color.org). Prose is wrapped to the terminal width; indented blocks
-(the ~70-column worked tables) are left alone so their columns stay aligned.
+Colour, wrapping and widths are ``drills.display.Style``'s: plain ANSI, and only when the
+output is a terminal and NO_COLOR is unset (https://no-color.org).
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
-from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
+from drills.display import Style, clock_text
 from drills.model import LETTERS, Question
 from drills.quiz.session import (
     Finished,
@@ -31,12 +29,6 @@ from drills.quiz.session import (
 from drills.safetext import shorten, visible
 from drills.tui.chains import chain_lines, number, time_lines
 
-_LIST_ITEM = re.compile(r"\s*([-*]|\d+[.)]|[a-z]\))\s+")
-_EQUATION = re.compile(r"\S{1,14}\s+=\s")
-# keep "log2(i + 1)" and a short list such as "[2, 3, 0]" on one line
-_SHORT_PARENS = re.compile(r"\([^()]{1,14}\)|\[[\d, ]{1,30}\]")
-_NBSP = "\u00a0"
-_CODES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 FORMS = {
     "code": "your function, in your editor ($VISUAL or $EDITOR; :edit reopens it) or typed here, "
             "ending with a line :end",
@@ -46,105 +38,17 @@ FORMS = {
 }
 
 
-MAX_WIDTH = 100  # prose is easier to read in lines no longer than this, however wide the terminal
-
-
-def display_width() -> int:
-    """The terminal's width, capped at MAX_WIDTH for prose."""
-    import shutil
-
-    from drills.display import CURRENT
-
-    return min(shutil.get_terminal_size().columns, CURRENT.width or MAX_WIDTH)
-
-
 def elide(text: str, width: int) -> str:
     """A long exact form cut between whole terms (``15/2 + ... + 1/log2(31)``); whole in :steps."""
-    from drills.engine.table import Layout
+    from drills.engine.worked import Layout  # lazy: the worked tables, after the first question
 
     return Layout(exact_width=width).exact(text)
 
 
-def use_color(stream: IO[Any] | None = None) -> bool:
-    """--color / [display] color, else NO_COLOR / FORCE_COLOR, else only on a terminal."""
-    from drills.display import use_color as decide
-
-    return decide(stream)
+PLAIN = Style()  # no colour, 80 columns
 
 
-@dataclass(frozen=True)
-class Style:
-    """How to draw: colour or not, wrap width, and how this front end ends a concept answer."""
-
-    color: bool = False
-    width: int = 80
-    concept_end: str = "finish with an empty line"
-
-    def paint(self, text: str, *names: str) -> str:
-        if not self.color or not names:
-            return text
-        codes = ";".join(_CODES[n] for n in names)
-        return f"\x1b[{codes}m{text}\x1b[0m"
-
-    def reflow(self, text: str, indent: str = "") -> str:
-        """Re-wrap hard-wrapped pack prose to this width; short lines, lists and tables stay put.
-
-        A prose line is joined with the next only when it looks hard-wrapped (60+ characters,
-        no full stop at the end), so one-statement lines ("Gains: 3, 1, 7, 0.") keep their
-        breaks; a list item absorbs its indented continuation lines.
-        """
-        out: list[str] = []
-        joinable, hang, prev_eq = False, 0, False
-        for line in text.strip("\n").splitlines():
-            lead = len(line) - len(line.lstrip())
-            item = _LIST_ITEM.match(line)
-            equation = bool(_EQUATION.match(line))  # "DCG@4 = ..." under another equation: a table
-            ending = line.rstrip().endswith((".", "?", "!"))
-            if line.strip() and not item and ((hang and lead == hang) or
-                                              (joinable and lead == 0 and not (equation and prev_eq))):
-                out[-1] += " " + line.strip()
-                joinable = joinable and len(line.rstrip()) >= 60 and not ending
-                continue
-            prev_eq = equation
-            out.append(line.rstrip())
-            hang = item.end() if item else 0
-            joinable = (bool(line.strip()) and lead == 0 and not item and len(line.rstrip()) >= 60
-                        and not ending)
-        return self.wrap("\n".join(out), indent)
-
-    def wrap(self, text: str, indent: str = "") -> str:
-        """Wrap to the width: prose plainly, list items and long indented formulas with a hanging indent.
-
-        Control characters are shown, not sent (``visible``): pack and learner text reaches
-        the screen through here.
-        """
-        text = visible(text)
-        out = []
-        width = max(20, self.width - 1)
-        for line in text.splitlines():
-            item = _LIST_ITEM.match(line)
-            if not line.strip():
-                out.append("")
-            elif len(indent + line) <= width:
-                out.append(indent + line)
-            elif line[0].isspace() and not item:  # an over-long table or formula line
-                lead = indent + line[: len(line) - len(line.lstrip())]
-                out.extend(textwrap.wrap(line.strip(), width, initial_indent=lead,
-                                         subsequent_indent=lead + "    ", break_on_hyphens=False))
-            else:
-                hang = indent + " " * (item.end() if item else 0)
-                glued = _SHORT_PARENS.sub(lambda m: m.group(0).replace(" ", _NBSP), line)
-                out.extend(w.replace(_NBSP, " ") for w in textwrap.wrap(
-                    glued, width, initial_indent=indent, subsequent_indent=hang, break_on_hyphens=False))
-        return "\n".join(out)
-
-
-def clock_text(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def render(event: Any, style: Style = Style()) -> str:
+def render(event: Any, style: Style = PLAIN) -> str:
     """The text for one event (may be several lines, no trailing newline)."""
     fn = _RENDERERS.get(type(event))
     return fn(event, style) if fn is not None else ""
@@ -155,7 +59,7 @@ def code_lines(q: Question, indent: str = "") -> list[str]:
     (never reflowed: indentation is meaning), each line sanitised."""
     if not q.code and q.kind != "code":
         return []
-    from drills.coding.text import code_lines as lines
+    from drills.coding.text import code_lines as lines  # lazy: for a code question only
 
     return [indent + visible(line) if line else "" for line in lines(q)]
 
@@ -210,7 +114,7 @@ def graded(ev: Graded, style: Style) -> str:
 
 def card(r: Record, style: Style, color: str) -> str:
     """A miss in brief: the verdict, the named slip and the step that went wrong; about 12 lines."""
-    from drills.grading.check import explain as outcome_text
+    from drills.grading.check import explain as outcome_text  # lazy: the grader
 
     head, _, rest = outcome_text(r.outcome, steps=False).partition("\n")
     head = head[:1].upper() + head[1:]
@@ -228,13 +132,10 @@ def card(r: Record, style: Style, color: str) -> str:
 
 def narrow_tables(text: str, question: Any, width: int) -> str:
     """Under 72 columns, the worked tables in ``text`` in their narrow layout (rows never wrap)."""
-    from drills.engine.table import NARROW_BELOW
+    from drills.engine.worked import NARROW_BELOW, Layout, worked_for  # lazy: the tables
 
     if width >= NARROW_BELOW or question.problem is None or not question.metric:
         return text
-    from drills.engine.table import Layout
-    from drills.grading.solution import worked_for
-
     wide = worked_for(question)
     return text.replace(wide, worked_for(question, Layout(narrow=True)) or wide) if wide else text
 
@@ -321,7 +222,7 @@ def report(s: Summary, style: Style) -> str:
     lines += ["", style.paint("Time per question", "bold"), *time_lines(s.records)]
     lines += chain_lines(s.records, style)
     if s.misconceptions:
-        from drills.grading.diagnose import CATALOG
+        from drills.grading.diagnose import CATALOG  # lazy: the slip catalog, for a report only
 
         lines += ["", style.paint("Wrong formulas you used", "bold")]
         for mid, n in sorted(s.misconceptions.items(), key=lambda kv: -kv[1]):

@@ -8,14 +8,19 @@ import re
 import secrets
 import stat
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import click
 
-from drills.cli.common import Exit, fail, history_store
-
-if TYPE_CHECKING:
-    from drills.store import Store
+from drills import config as cfg
+from drills.cli.errors import Exit, fail
+from drills.cli.history.show import list_lines, report_text
+from drills.cli.store_access import history_store
+from drills.display import Style, display_width, use_color
+from drills.safetext import json_text, plural, visible
+from drills.store import Store, history_export
+from drills.store.guard import history_target
+from drills.store.sessions import list_sessions, session_report
 
 # Names of an already open descriptor (`-o /dev/stdout > file`): written to in place, even
 # when they lead to a regular file, since replacing that file would bypass the descriptor.
@@ -45,14 +50,12 @@ def export_cmd(fmt: str, output: str | None) -> None:
     "exported_at", "attempts": [...], "sessions": [...], "review_cards": [...]}, what
     `drills history import` and `drills stats --from` read. See docs/history.md.
     """
-    from drills.store.history_export import export
-
     if output is not None:
         check_output(output)
     learner = _learner() if fmt == "json" else None
     with history_store(readonly=True) as store:
         if output is None:
-            export(store, fmt, sys.stdout, learner)
+            history_export.export(store, fmt, sys.stdout, learner)
             return
         n = write_export(store, fmt, output, learner)
         click.echo(f"Exported {n} answer{'' if n == 1 else 's'} to {output}", err=True)
@@ -71,8 +74,8 @@ def import_cmd(files: tuple[str, ...]) -> None:
     A file that is not a drills export is refused before anything is written;
     a damaged row is skipped and counted. See docs/history.md.
     """
-    from drills.store.history_import import ExportError, read_export
-    from drills.store.merge import merge
+    from drills.store.history_import import ExportError, read_export  # lazy: only for import
+    from drills.store.merge import merge  # lazy: only for import
 
     try:
         exports = [read_export(name) for name in files]
@@ -86,8 +89,6 @@ def import_cmd(files: tuple[str, ...]) -> None:
 def import_line(name: str, done: Any) -> str:
     """'Imported from FILE: 37 attempts (12 already present), 3 sessions, 8 review cards
     updated; 1 damaged row skipped'."""
-    from drills.safetext import plural, visible
-
     line = (f"Imported from {visible(name)}: {plural(done.attempts, 'attempt')} "
             f"({done.present:,} already present), {plural(done.sessions, 'session')}")
     if done.sessions_updated:
@@ -100,8 +101,6 @@ def import_line(name: str, done: Any) -> str:
 
 def _learner() -> str:
     """``[profile] learner`` from the config file in force, else the login name."""
-    from drills import config as cfg
-
     ctx = click.get_current_context(silent=True)
     settings = ctx.find_root().meta.get("drills.settings") if ctx is not None else None
     return cfg.learner(settings if settings is not None else cfg.Settings())
@@ -117,9 +116,6 @@ def list_cmd(limit: int, as_json: bool) -> None:
     One line each: id, when it started (local time), mode, score (correct answers out of
     answers given) and seed. `drills history show ID` shows one of them again in full.
     """
-    from drills.safetext import json_text
-    from drills.store.sessions import list_sessions
-
     with history_store(readonly=True) as store:
         sessions, total = list_sessions(store, limit)
     if as_json:
@@ -128,8 +124,6 @@ def list_cmd(limit: int, as_json: bool) -> None:
     if not sessions:
         click.echo("No sessions recorded yet. Run `drills` to start a practice session.")
         return
-    from drills.cli.history.show import list_lines
-
     style = _style()
     click.echo("\n".join(list_lines(sessions, total, style)), color=style.color)
 
@@ -142,29 +136,22 @@ def show_cmd(session_id: int) -> None:
     Score, score by topic, time per question, wrong formulas, what to review next, and
     every answer with its verdict; paged on a terminal when taller than it.
     """
-    from drills.store.sessions import session_report
-
     with history_store(readonly=True) as store:
         report = session_report(store, session_id)
     if report is None:
         fail(f"no session {session_id} in the history; `drills history list` shows the sessions")
-    from drills.cli.history.show import report_text
-
     style = _style()
     text = report_text(report, style)
     if _on_terminal():
-        from drills.tui.pager import make_pager, terminal_rows
+        from drills.tui import pager  # lazy: subprocess, needed only on a terminal
 
-        if make_pager(terminal_rows)(text):
+        if pager.make_pager(pager.terminal_rows)(text):
             return
     click.echo(text, color=style.color)
 
 
 def _style() -> Any:
     """How to draw history text: colour as ``drills.display`` decides, the usual width."""
-    from drills.display import use_color
-    from drills.tui.render import Style, display_width
-
     return Style(use_color(sys.stdout), display_width())
 
 
@@ -177,8 +164,6 @@ def _on_terminal() -> bool:
 
 def check_output(output: str) -> None:
     """Usage errors (exit 2) before the history is even opened: a folder, or the history itself."""
-    from drills.store.guard import history_target
-
     if not output:
         return  # write_export says what is wrong with an empty name
     target = history_target(output)
@@ -216,19 +201,15 @@ def write_export(store: Store, fmt: str, output: str, learner: str | None = None
 
 
 def _export_in_place(store: Store, fmt: str, output: str, learner: str | None) -> int:
-    from drills.store.history_export import export
-
     try:
         with open(output, "w", encoding="utf-8", newline="") as out:
-            return export(store, fmt, out, learner)
+            return history_export.export(store, fmt, out, learner)
     except OSError as exc:  # ENOSPC on /dev/full comes from the final flush
         _cannot_write(output, exc)
 
 
 def _export_replacing(store: Store, fmt: str, output: str, old: os.stat_result | None,
                       learner: str | None) -> int:
-    from drills.store.history_export import export
-
     real = os.path.realpath(output)
     try:
         fd, tmp = _create_beside(real, 0o600 if old is not None else 0o666)
@@ -238,7 +219,7 @@ def _export_replacing(store: Store, fmt: str, output: str, old: os.stat_result |
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             if old is not None:  # the data goes in under the owner and mode it will keep
                 _keep_owner_and_mode(fd, old)
-            n = export(store, fmt, out, learner)
+            n = history_export.export(store, fmt, out, learner)
         os.replace(tmp, real)
     except OSError as exc:
         _unlink(tmp)

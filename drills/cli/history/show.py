@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drills.cli.style import slip_titles
+from drills.display import Style, clock_text
 from drills.safetext import shorten, visible
+from drills.store.db import parse_utc
 from drills.store.sessions import step_label
 from drills.store.verdicts import is_right
-from drills.tui.render import Style, clock_text
 
 MISS_COLORS = {"correct": "green", "consistent": "green", "close": "yellow"}  # else: red
 GIVEN_WIDTH = 60
@@ -21,8 +23,6 @@ GIVEN_WIDTH = 60
 
 def local_time(text: Any) -> str:
     """A stored UTC timestamp as local ``YYYY-MM-DD HH:MM``; damaged text shown as it is."""
-    from drills.store.connection import parse_utc
-
     try:
         return parse_utc(text).astimezone().strftime("%Y-%m-%d %H:%M")
     except (TypeError, ValueError, OverflowError):
@@ -107,9 +107,7 @@ def _slips(answers: list[dict[str, Any]], style: Style) -> list[str]:
             hits[m] = hits.get(m, 0) + 1
     if not hits:
         return []
-    from drills.cli.stats.stats import _titles
-
-    titles = _titles()
+    titles = slip_titles()
     lines = ["", style.paint("Wrong formulas you used", "bold")]
     for mid, n in sorted(hits.items(), key=lambda kv: (-kv[1], kv[0])):
         title = titles.get(mid)

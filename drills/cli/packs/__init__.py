@@ -1,1 +1,6 @@
-"""``drills packs``: list, validate, lint, new, install, update, remove."""
+"""``drills packs``: list, validate, new (``packs``, the group, whose subcommands load on
+use), lint (``lint``), install, update, remove (``install``).
+
+May import packs, authoring, paths, safetext and the shared cli modules; no other command
+group.
+"""

@@ -9,8 +9,10 @@ import sys
 
 import click
 
-from drills.cli.common import Exit, fail
+from drills.cli.errors import Exit, fail
+from drills.packs import install as core
 from drills.packs.errors import shown
+from drills.safetext import plural
 
 ACCEPTED_HELP = """\b
 Accepted sources:
@@ -48,8 +50,6 @@ def install(source: str, name: str | None) -> None:
     built-in and the installed packs); otherwise nothing is installed. Exit codes:
     0 installed, 1 invalid packs or git failed, 2 a refused source or a taken NAME.
     """
-    from drills.packs import install as core
-
     try:
         result = core.install(source, name)
     except core.InvalidPack as exc:
@@ -71,8 +71,6 @@ def update(name: str | None) -> None:
     A new version with any problem is refused and the installed one kept. Exit codes:
     0 all updated or up to date, 1 some update failed, 2 NAME is not installed.
     """
-    from drills.packs import install as core
-
     names = [name] if name is not None else core.installed()
     if not names:
         click.echo("no packs installed with `drills packs install`")
@@ -109,8 +107,6 @@ def remove(name: str) -> None:
     others are left alone. Exit codes:
     0 removed, 1 it could not be deleted, 2 NAME is not an installed pack.
     """
-    from drills.packs import install as core
-
     try:
         source = core.remove(name)
     except core.InstallError as exc:
@@ -119,6 +115,4 @@ def remove(name: str) -> None:
 
 
 def _count(packs: int, questions: int) -> str:
-    from drills.cli.common import plural
-
     return f"{plural(packs, 'pack')}, {plural(questions, 'question')}"

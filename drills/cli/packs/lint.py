@@ -5,24 +5,23 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import click
 
 from drills.authoring.lint import lint_questions
-from drills.cli.common import Exit, fail
+from drills.cli.errors import Exit, fail
+from drills.cli.packs.packs import check_exist
+from drills.model import Question
+from drills.packs import check_paths
 from drills.packs.errors import shown
+from drills.safetext import plural
 
-if TYPE_CHECKING:
-    from drills.model import Question
 
 def _load(paths: Sequence[str]) -> tuple[list[Question], list[str]]:
     """The questions of the packs at ``paths`` (files or folders), and pack errors as lines.
 
     A pack with schema errors still yields its good questions: lint runs those too.
     """
-    from drills.packs import check_paths
-
     packs, errors = check_paths(paths)  # the same checks as `drills packs validate`
     return [q for pack in packs for q in pack.questions], [str(e) for e in errors]
 
@@ -50,8 +49,6 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
     """
     if not 1 <= seeds <= MAX_SEEDS:
         fail(f"--seeds must be from 1 to {MAX_SEEDS:,}, got {seeds}")
-    from drills.cli.packs.packs import check_exist
-
     check_exist(paths)
     questions, pack_errors = _load(paths)
     start = time.monotonic()
@@ -62,8 +59,6 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
     for line in report.warnings:
         click.echo(f"warning: {shown(line)}")
     generated = sum(bool(q.generator) for q in questions)  # drawn scenarios too
-    from drills.cli.common import plural
-
     click.echo(f"{plural(len(report.errors), 'error')}, {plural(len(report.warnings), 'warning')}: "
                f"{plural(len(questions), 'question')} ({generated} generated x "
                f"{plural(seeds, 'seed')}), {plural(report.items, 'item')} checked "

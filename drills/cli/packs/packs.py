@@ -7,15 +7,16 @@ import importlib
 import importlib.util
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from drills.cli.common import Exit, fail
+from drills.authoring.template import starter_name_problem, starter_pack
+from drills.cli.errors import Exit, fail
+from drills.packs import check_paths, discover
+from drills.packs.discovery import PackInfo
+from drills.packs.errors import shown
+from drills.paths import packs_dir
 from drills.safetext import json_text
-
-if TYPE_CHECKING:
-    from drills.packs.discovery import PackInfo
 
 # subcommand -> "module:attribute"; ``lint`` and install/update/remove live in their own
 # modules (imported on use).
@@ -79,9 +80,6 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
     A broken pack is skipped and named on stderr in one line; run
     `drills packs validate PATH` to see all of its problems.
     """
-    from drills.packs import discover
-    from drills.packs.errors import shown
-
     check_exist(extra)
 
     catalog = discover(extra)
@@ -110,8 +108,6 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
             topics = r[4] if room < 4 or len(r[4]) <= room else r[4][: room - 1] + "…"
             click.echo("  ".join([*(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)), topics]).rstrip())
     else:
-        from drills.paths import packs_dir
-
         click.echo(f"no packs found (put .yaml packs in {shown(str(packs_dir()))} or pass --pack PATH)",
                    err=True)
     if not as_json:
@@ -121,8 +117,6 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
 
 def _origins(packs: list[PackInfo]) -> dict[str, dict[str, str | None]]:
     """pack path -> where `drills packs install` got it from, for the user packs it installed."""
-    from drills.paths import packs_dir
-
     root, manifests, found = packs_dir(), {}, {}
     for p in packs:
         try:
@@ -131,7 +125,7 @@ def _origins(packs: list[PackInfo]) -> dict[str, dict[str, str | None]]:
             continue
         if len(parts) > 1:
             if parts[0] not in manifests:
-                from drills.packs.install import read_manifest
+                from drills.packs.install import read_manifest  # lazy: slow; installed packs only
 
                 manifests[parts[0]] = read_manifest(root / parts[0])
             if (m := manifests[parts[0]]) is not None:
@@ -153,8 +147,6 @@ def validate(paths: tuple[str, ...]) -> None:
     Ids and pack names must also be unique against the built-in packs (a clash would be
     skipped in a quiz). Exit codes: 0 every pack is valid, 1 problems were found, 2 a PATH does not exist.
     """
-    from drills.packs import check_paths
-
     check_exist(paths)
     loaded, errors = check_paths(paths)
     for error in errors:
@@ -171,8 +163,6 @@ def check_exist(paths: tuple[str, ...]) -> None:
     """``Error: pack not found: PATH`` and exit 2 for the first PATH that does not exist."""
     for path in paths:
         if not os.path.exists(path):  # os.path: False, never OSError, for odd or long names
-            from drills.packs.errors import shown
-
             fail(f"pack not found: {shown(path)}{_why_missing(path)}")
 
 
@@ -198,10 +188,6 @@ def new(name: str, output: str | None) -> None:
     Never overwrites a file and never creates folders. Check your edits with
     `drills packs validate NAME.yaml`.
     """
-    from drills.authoring.template import starter_name_problem, starter_pack
-    from drills.packs.errors import shown
-    from drills.paths import packs_dir
-
     for suffix in (".yaml", ".yml"):
         name = name.removesuffix(suffix)
     problem = starter_name_problem(name)

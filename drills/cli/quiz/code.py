@@ -1,8 +1,7 @@
 """``drills code``: list the coding questions, open one in your editor, check a file.
 
-Grading runs the learner's function in a separate, limited process (drills.runner) on
-hidden cases chosen by the exact engine (drills.coding.grade); nothing the learner
-writes is imported into drills.
+Grading is ``drills.cli.quiz.code_grader``'s, the quiz's own: the learner's function runs in
+a separate, limited process on hidden cases; nothing the learner writes is imported.
 """
 
 from __future__ import annotations
@@ -14,35 +13,15 @@ from typing import Any
 
 import click
 
-from drills.cli.common import Exit, fail
+from drills.cli.errors import Exit, fail
+from drills.packs import discover
+from drills.packs.errors import suggest
+from drills.safetext import visible
 
 MAX_FILE_BYTES = 100_000
 
 
-def run(source: str, function: str, cases: Any) -> Any:
-    """The runner with its default limits (a seam for tests)."""
-    from drills.runner import run_function
-
-    return run_function(source, function, cases)
-
-
-def check_source(question: Any, source: str) -> Any:
-    """Grade ``source`` for a code question: a CodeResult."""
-    from drills.coding.grade import check_code
-
-    return check_code(question, source, run)
-
-
-def grade(question: Any, source: str) -> Any:
-    """The quiz's code grader (Session(code_grader=...)): an Outcome."""
-    from drills.coding.grade import outcome_of
-
-    return outcome_of(question, source, check_source(question, source))
-
-
 def _code_questions() -> list[Any]:
-    from drills.packs import discover
-
     return [q for q in discover().questions if q.kind == "code"]
 
 
@@ -51,8 +30,6 @@ def _find(question_id: str) -> Any:
     for q in questions:
         if q.id == question_id:
             return q
-    from drills.packs.errors import suggest
-
     ids = [q.id for q in questions]
     fail(f"no code question {question_id!r}" + (suggest(question_id, ids) or
                                                  f"; `drills code --list` shows the {len(ids)} there are"))
@@ -94,8 +71,6 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
     if not questions:
         click.echo("No coding questions in your packs.")
         return
-    from drills.safetext import visible
-
     width = max(len(q.id) for q in questions)
     for q in questions:
         click.echo(f"{visible(q.id).ljust(width)}  {q.difficulty:<6}  {visible(q.signature or '')}")
@@ -107,7 +82,13 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
 @click.argument("question_id")
 def open_question(question_id: str) -> None:
     """Open question QUESTION_ID in your editor, then check what you wrote."""
-    from drills.tui.codeinput import EditorError, code_file, edit, editor, scaffold_file
+    from drills.tui.codeinput import (  # lazy: subprocess, only to open the editor
+        EditorError,
+        code_file,
+        edit,
+        editor,
+        scaffold_file,
+    )
 
     q = _find(question_id)
     command = editor()
@@ -123,7 +104,7 @@ def open_question(question_id: str) -> None:
     if source is None:
         click.echo(f"{code_file(q)} is unchanged: nothing to check.")
         return
-    sys.exit(_report(q, check_source(q, source), as_json=False))
+    sys.exit(_report(q, source, as_json=False))
 
 
 @code.command("check")
@@ -132,10 +113,9 @@ def open_question(question_id: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def check(file: Path, question_id: str, as_json: bool) -> None:
     """Grade FILE's function for question ID on its hidden cases."""
-    q = _find(question_id)
-    from drills.coding.text import SourceError, source_text
-    from drills.safetext import visible
+    from drills.coding.text import SourceError, source_text  # lazy: only to check a file
 
+    q = _find(question_id)
     shown = visible(str(file))
     try:
         if not file.is_file():
@@ -147,19 +127,20 @@ def check(file: Path, question_id: str, as_json: bool) -> None:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read {shown}: {exc.strerror or exc}")
-    sys.exit(_report(q, check_source(q, source), as_json=as_json))
+    sys.exit(_report(q, source, as_json=as_json))
 
 
-def _report(question: Any, result: Any, *, as_json: bool) -> int:
-    from drills.coding.grade import case_text, outcome_of
-    from drills.safetext import visible
+def _report(question: Any, source: str, *, as_json: bool) -> int:
+    """Grade ``source`` and print the result; the exit code."""
+    from drills.cli.quiz.code_grader import check_source  # lazy: the grader, to check a file only
+    from drills.coding.grade import case_text, outcome_of  # lazy: as above
+    from drills.grading.check import explain  # lazy: as above
 
+    result = check_source(question, source)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:
         outcome = outcome_of(question, "", result)
-        from drills.grading.check import explain
-
         click.echo(explain(outcome, steps=True))
         failed = [c for c in result.cases if not c.ok and c.error != "not run"]
         if len(failed) > 1:

@@ -1,5 +1,7 @@
-"""Around a practice session: the first run's welcome, a short plan said at the start,
-resuming an interrupted session, and the retry round of the questions just missed.
+"""What a quiz asks, shared by practice, mock and review: the options every quiz command
+takes, the planner's pick (one line and exit 1 when it fails), the first run's welcome, a
+short plan said at the start, resuming an interrupted session, and the retry round of the
+questions just missed.
 
 The quiz itself stays in ``drills.quiz.session`` (pure) and ``drills.cli.quiz.run.run_quiz``;
 this module decides what to ask and reads the history for it.
@@ -12,8 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from drills.cli.common import plural
+import click
+
+from drills.cli.completion import complete_packs
+from drills.cli.errors import Exit, fail
+from drills.display import Style, display_width
 from drills.model import DIFFICULTIES, Question
+from drills.quiz.plan import GenerationError, instantiate, item_rng, plan
+from drills.safetext import plural
 
 WELCOME = (
     "Welcome to drills: practice for ranking-metrics interviews.\n"
@@ -24,10 +32,29 @@ WELCOME = (
     "This first session starts with the easy questions.")
 
 
+def plan_items(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
+               difficulty: str | None) -> list[Question]:
+    """The planner's pick for a quiz, or one line and exit 1 when it cannot draw them."""
+    try:
+        return plan(questions, seed=seed, count=count, topics=tuple(topics), difficulty=difficulty)
+    except GenerationError as exc:
+        fail(str(exc), Exit.FAILED)
+
+
+def quiz_options(fn: Any) -> Any:
+    """The options every quiz command takes: --pack, --seed and --transcript."""
+    fn = click.option("--transcript", metavar="FILE", default=None,
+                      help="Write one JSON line per question as it is graded.")(fn)
+    fn = click.option("--seed", type=int, default=None,
+                      help="Same seed, same questions in the same order (default: random, shown at the end).")(fn)
+    fn = click.option("--pack", "packs", multiple=True, metavar="P", shell_complete=complete_packs,
+                      help="Use only pack P: a pack name (see `drills packs list`) or a pack file "
+                           "or folder (repeatable). Default: every pack.")(fn)
+    return fn
+
+
 def welcome_text() -> str:
     """WELCOME wrapped to the terminal."""
-    from drills.tui.render import Style, display_width
-
     return Style(width=display_width()).wrap(WELCOME)
 
 
@@ -73,7 +100,7 @@ def last_unfinished(store: Any) -> Unfinished | None:
     unless a later session already resumed it (never one imported from another machine). ``answered`` counts answers (a scenario's
     steps each one: ``_resume`` maps them onto the plan); whether any question is left is
     counted in planned items, a scenario's steps being one (``items_answered``)."""
-    from drills.store.sessions import items_answered
+    from drills.store.sessions import items_answered  # lazy: only for --resume
 
     def read() -> Unfinished | None:
         rows = store.conn.execute(
@@ -115,8 +142,6 @@ def last_unfinished(store: Any) -> Unfinished | None:
 def retry_items(missed: Sequence[Question], catalog: Sequence[Question], seed: int) -> list[Question]:
     """The missed questions again: fixed ones as they were, generated ones (and scenarios a
     generator drew) as fresh variants."""
-    from drills.quiz.plan import instantiate, item_rng
-
     templates = {q.id: q for q in catalog if q.kind in ("generated", "scenario") and q.generator}
     out = []
     for i, q in enumerate(missed):

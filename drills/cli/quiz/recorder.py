@@ -18,9 +18,11 @@ from typing import IO, Any
 
 import click
 
+from drills.grading.scenario import RIGHT
 from drills.model import Question
 from drills.safetext import json_text, visible
-from drills.tui import SaveFailed, Signalled
+from drills.store import Attempt, StoreError
+from drills.tui.output import SaveFailed, Signalled
 
 RETRY_DELAY = 0.25  # seconds before the one automatic retry of a failed save
 
@@ -133,8 +135,7 @@ class Recorder:
         if record.index not in self._written:  # a retried save writes its line once
             self._written.add(record.index)
             self._write(line)
-        from drills.store import Attempt, StoreError
-        from drills.store.cards import ReviewError
+        from drills.store.cards import ReviewError  # lazy: fsrs, after the first question
 
         q = record.question
         scenario: dict[str, Any] = {}
@@ -143,8 +144,6 @@ class Recorder:
             chain[q.part.step] = record.verdict
             scenario = {"scenario": q.part.scenario, "step": q.part.step}
             if q.part.step == q.part.of:
-                from drills.grading.scenario import RIGHT
-
                 scenario["scenario_verdict"] = "correct" if all(
                     v in RIGHT for v in chain.values()) else "wrong"
         attempt = Attempt(q.id, q.topic, q.kind, record.verdict, record.given or None,

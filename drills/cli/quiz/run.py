@@ -13,8 +13,17 @@ from typing import IO, Any
 
 import click
 
-from drills.cli.common import Exit, fail, silence_stdout
+from drills.cli.errors import Exit, fail, silence_stdout
+from drills.cli.quiz.flow import retry_items
+from drills.cli.quiz.recorder import Recorder, Signals
+from drills.grading.scenario import RIGHT
 from drills.model import Question
+from drills.quiz.session import Options, Session
+from drills.safetext import plural, visible
+from drills.store import StoreError
+from drills.tui.frontend import run
+from drills.tui.output import Signalled
+from drills.tui.terminal import is_terminal
 
 FEEDBACK_ALIASES = {"immediate": "brief"}  # mock's older name for feedback after each answer
 
@@ -29,8 +38,7 @@ def open_transcript(path: str) -> IO[str]:
     import errno
     import os
 
-    from drills.safetext import visible
-    from drills.store.guard import history_target
+    from drills.store.guard import history_target  # lazy: only with --transcript
 
     hit = history_target(path)
     if hit is not None:
@@ -55,8 +63,6 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
     The session row is ended (time, score, report) however the quiz ends: its summary, a
     failed save, SIGTERM or SIGHUP (exit 128 + the signal), or a terminal that went away.
     """
-    from drills.tui import is_terminal
-
     interactive = is_terminal()
     try:
         code, session = _one_session(items, mode=mode, seed=seed, store=store, options=options,
@@ -74,9 +80,6 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
 def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed: int,
                     feedback: str | None, tolerance: Any, interactive: bool) -> int:
     """Say how to resume a session cut short; offer a round of the questions just missed."""
-    from drills.cli.common import plural
-    from drills.cli.quiz.flow import retry_items
-
     summary = session.summary()
     if summary.quit_early:
         number, total = session.position()
@@ -87,8 +90,6 @@ def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed:
                  f"before question {number} of {total}: `drills practice --resume` goes on from there.")
         click.echo(f"Stopped {where}")
         return int(Exit.OK)
-    from drills.grading.scenario import RIGHT
-
     missed: list[Question] = []  # a scenario with a missed step is asked again whole
     for r in summary.records:
         q = session.planned[r.item] if r.question.part is not None else r.question
@@ -112,8 +113,11 @@ def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed:
 def _interval_hint(store: Any) -> Any:
     """For a review: what each self-grade would schedule next (fsrs, nothing committed)."""
     def hint(question: Question) -> str | None:
-        from drills.store import StoreError
-        from drills.store.cards import format_intervals, preview_intervals, question_key
+        from drills.store.cards import (  # lazy: fsrs, only in a review
+            format_intervals,
+            preview_intervals,
+            question_key,
+        )
 
         try:
             return format_intervals(preview_intervals(store, question_key(question)))
@@ -124,7 +128,7 @@ def _interval_hint(store: Any) -> Any:
 
 
 def _grade_code(question: Any, source: str) -> Any:
-    from drills.cli.quiz.code import grade
+    from drills.cli.quiz.code_grader import grade  # lazy: the runner, for a code question only
 
     return grade(question, source)
 
@@ -135,11 +139,6 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
                  store_mode: str | None = None, offset: int = 0,
                  interactive: bool = False, limits: tuple[float, ...] | None = None) -> tuple[int, Any]:
     """One session, recorded; the store stays open for what follows."""
-    from drills.cli.quiz.recorder import Recorder, Signals
-    from drills.quiz.session import Options, Session
-    from drills.store import StoreError
-    from drills.tui import Signalled, run
-
     out = open_transcript(transcript) if transcript is not None else None
     if feedback is None:  # a card that waits on a terminal; everything at once in a log
         feedback = "brief" if interactive else "full"

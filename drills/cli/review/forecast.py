@@ -6,7 +6,9 @@ from datetime import date, datetime, timezone
 
 import click
 
-from drills.cli.common import history_store
+from drills.cli.store_access import history_store
+from drills.cli.style import unicode_ok
+from drills.store.schedule import forecast
 
 BAR_WIDTH = 24
 
@@ -29,15 +31,12 @@ def forecast_lines(days: list[tuple[date, int]], overdue: int, later: int, cards
 
 
 def show_forecast() -> None:
-    from drills.cli.stats.stats import _unicode_ok
-    from drills.store.schedule import forecast
-
     now = datetime.now(timezone.utc)
     with history_store(readonly=True) as store:
         data = forecast(store, now)
     if not data.cards:
         click.echo("No reviews are scheduled yet: answer some questions with `drills` first.")
         return
-    for line in forecast_lines(data.days, data.overdue, data.later, data.cards, _unicode_ok()):
+    for line in forecast_lines(data.days, data.overdue, data.later, data.cards, unicode_ok()):
         click.echo(line)
 

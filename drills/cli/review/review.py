@@ -1,8 +1,9 @@
 """``drills review``: ask the items whose spaced-review card is due.
 
-The quiz itself lives in the practice module: this command finds the due keys and
-hands them to ``drills.cli.quiz.practice.run_review(keys, count)``, which asks up to
-``count`` of the ones still in a pack. ``resolve`` maps keys to questions for both.
+This command finds the due keys (the daily limit applied) and hands them to
+``drills.cli.quiz.due.run_review(keys, count)``, which asks up to ``count`` of the ones
+still in a pack; ``due.resolve`` maps keys to questions for both. The quiz group's module
+(packs, planner, front end) is imported only once something is due.
 """
 
 from __future__ import annotations
@@ -10,34 +11,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from types import ModuleType
 
 import click
 
-from drills.cli.common import fail, history_store
-
-if TYPE_CHECKING:
-    from drills.model import Question
+from drills import config
+from drills.cli.errors import fail
+from drills.cli.review.forecast import show_forecast
+from drills.cli.store_access import history_store
+from drills.cli.style import human_when, roughly
+from drills.model import Question
+from drills.safetext import visible
+from drills.store.cards import due_cards, next_due
+from drills.store.schedule import hold_back_new, new_reviewed_today, next_due_day, reviewed_keys
 
 PROMPT_WIDTH = 60  # characters of a prompt's first line shown by --list
-
-
-def roughly(when: datetime, now: datetime | None = None) -> str:
-    """'in 2 days', '3 hours ago' or 'now': the distance from ``now``, rounded to its unit."""
-    now = now or datetime.now(timezone.utc)
-    seconds = (when - now).total_seconds()
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if abs(seconds) >= size:
-            n = round(abs(seconds) / size)
-            span = f"{n} {unit}{'' if n == 1 else 's'}"
-            return f"in {span}" if seconds > 0 else f"{span} ago"
-    return "now"
-
-
-def human_when(when: datetime, now: datetime | None = None) -> str:
-    """'in 2 days (2026-12-04 17:00 UTC)' or '3 hours ago (...)': the rough distance, then the time."""
-    exact = when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return f"{roughly(when, now)} ({exact})"
 
 
 def daily_limit() -> int | None:
@@ -45,39 +33,12 @@ def daily_limit() -> int | None:
     ctx = click.get_current_context(silent=True)
     settings = ctx.find_root().meta.get("drills.settings") if ctx is not None else None
     if settings is None:
-        from drills import config
-
         try:
             settings = config.load()
         except config.ConfigError:
             return None
     value = settings.get("review", "daily_limit")
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def resolve(keys: Sequence[str], questions: Sequence[Question]) -> dict[str, list[Question]]:
-    """What each key asks among ``questions``: ``q:<id>`` its question, ``skill:<generator>:<topic>``
-    the generated templates of that generator and topic (one is drawn as a fresh variant).
-
-    Keys that no loaded question answers (a question or pack removed, or a pack that is
-    broken for now) are left out: the caller skips them.
-    """
-    by_id: dict[str, Question] = {}
-    skills: dict[tuple[str, str], list[Question]] = {}
-    for q in questions:
-        by_id.setdefault(q.id, q)
-        if q.kind == "generated" and q.generator:
-            skills.setdefault((q.generator, q.topic), []).append(q)
-    found: dict[str, list[Question]] = {}
-    for key in keys:
-        kind, _, rest = key.partition(":")
-        if kind == "q" and rest in by_id:
-            found[key] = [by_id[rest]]
-        elif kind == "skill":
-            generator, _, topic = rest.partition(":")
-            if (generator, topic) in skills:
-                found[key] = skills[(generator, topic)]
-    return found
 
 
 def describe(key: str, questions: Sequence[Question] | None) -> str:
@@ -111,13 +72,8 @@ def review(count: int, list_only: bool, forecast: bool) -> None:
     if forecast:
         if list_only:
             fail("--forecast and --list cannot be combined; give one of them")
-        from drills.cli.review.forecast import show_forecast
-
         show_forecast()
         return
-    from drills.store.cards import due_cards, next_due
-    from drills.store.schedule import hold_back_new, new_reviewed_today, reviewed_keys
-
     now = datetime.now(timezone.utc)
     limit = daily_limit()
     reviewed: set[str] = set()
@@ -136,7 +92,7 @@ def review(count: int, list_only: bool, forecast: bool) -> None:
             click.echo(f"Nothing is due. Next review: {human_when(upcoming, now)}")
         return
     keys = [key for key, _when in due]
-    found = resolve(keys, _questions(report=list_only))
+    found = _quiz().resolve(keys, _quiz().loaded_questions(report=list_only))
     held: list[str] = []
     if limit is not None:
         held = hold_back_new(keys, set(found), reviewed, limit - used)
@@ -146,15 +102,12 @@ def review(count: int, list_only: bool, forecast: bool) -> None:
     _ask(keys, count, found, held, limit)
 
 
-def _questions(report: bool) -> list[Question]:
-    """Every loaded question; ``report``: say which packs are broken (the quiz says it otherwise)."""
-    if report:
-        from drills.cli.catalog import load_questions
+def _quiz() -> ModuleType:
+    """``drills.cli.quiz.due``: resolving keys and asking them loads the packs, the planner and
+    the front end, so ``drills review`` with nothing due does not."""
+    from drills.cli.quiz import due  # lazy: the packs, planner and front end, once items are due
 
-        return load_questions(())
-    from drills.packs import discover
-
-    return list(discover().questions)
+    return due
 
 
 def _held_note(held: Sequence[str], limit: int | None) -> str:
@@ -165,9 +118,7 @@ def _held_note(held: Sequence[str], limit: int | None) -> str:
 
 def _ask(keys: list[str], count: int, found: dict[str, list[Question]], held: list[str],
          limit: int | None) -> None:
-    """Say what the review holds, run it (``practice.run_review``), then say what comes next."""
-    from drills.cli.quiz import practice
-
+    """Say what the review holds, run it (``due.run_review``), then say what comes next."""
     asked = [key for key in keys if key in found and key not in held][:count]
     if not asked and held:
         click.echo(f"Nothing more to review today: {_held_note(held, limit)}.")
@@ -177,7 +128,7 @@ def _ask(keys: list[str], count: int, found: dict[str, list[Question]], held: li
         click.echo(head + (f" ({_held_note(held, limit)})" if held else ""))
     # The due keys less those held back, most overdue first: run_review skips the ones no
     # pack answers, then asks up to `count`; the int it returns is the exit code.
-    result = practice.run_review([key for key in keys if key not in held], count)
+    result = _quiz().run_review([key for key in keys if key not in held], count)
     code = result if isinstance(result, int) and not isinstance(result, bool) else 0
     if asked and code < 128:  # after a signal the terminal may be gone
         _what_next(found, held)
@@ -187,9 +138,6 @@ def _ask(keys: list[str], count: int, found: dict[str, list[Question]], held: li
 
 def _what_next(found: dict[str, list[Question]], held: Sequence[str]) -> None:
     """After a review: what is still due now, and when the next item falls due."""
-    from drills.store.cards import due_cards
-    from drills.store.schedule import next_due_day
-
     now = datetime.now(timezone.utc)
     with history_store(readonly=True) as store:
         still = [key for key, _when in due_cards(store, now) if key in found and key not in held]
@@ -213,10 +161,8 @@ def _list(due: Sequence[tuple[str, datetime]], count: int, now: datetime,
     are what ``drills review --count`` would ask; new items held back by the daily limit
     follow, then stale items.
     """
-    from drills.safetext import visible
-
     if found is None:
-        found = resolve([key for key, _when in due], _questions(report=True))
+        found = _quiz().resolve([key for key, _when in due], _quiz().loaded_questions(report=True))
     waiting = set(held)
     ordered = ([d for d in due if d[0] in found and d[0] not in waiting]
                + [d for d in due if d[0] in waiting] + [d for d in due if d[0] not in found])

@@ -9,11 +9,23 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import click
 
-from drills.cli.common import Exit, fail, parse_grades, tolerance_option
+from drills.cli.errors import Exit, fail
+from drills.cli.options import parse_grades, tolerance_option
+from drills.cli.solve.verdict import check_answer, check_json, echo_verdict
+from drills.cli.style import screen_rows, wrap_width
+from drills.display import Style, use_color
+from drills.engine.exact import decimal_text, fraction_text, short_fraction, with_value
+from drills.engine.metrics.cascade import CascadeResult, parse_persistence
+from drills.engine.metrics.ndcg import ndcg_solution
+from drills.engine.metrics.ndcg_text import solution_json
+from drills.engine.metrics.registry import measure
+from drills.engine.problem import Problem, ProblemError
 
 NAMES = {"ap": "AP", "precision": "precision", "recall": "recall", "rprec": "R-precision",
          "hit": "hit", "rr": "reciprocal rank", "err": "ERR", "rbp": "RBP"}
@@ -22,10 +34,6 @@ NAMES = {"ap": "AP", "precision": "precision", "recall": "recall", "rprec": "R-p
 def solve_metric(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | None,
                  threshold: int, denominator: str, persistence: str | None, max_grade: int | None,
                  answer: str | None, tolerance: str | None, all_rows: bool, as_json: bool) -> None:
-    from drills.engine.metrics.cascade import parse_persistence
-    from drills.engine.metrics.registry import measure
-    from drills.engine.problem import Problem, ProblemError
-
     grades = parse_grades(" ".join(relevance))
     pool = parse_grades(judged, "judged") if judged is not None else None
     override = tolerance_option(tolerance)
@@ -48,9 +56,7 @@ def solve_metric(relevance: tuple[str, ...], metric: str, k: int | None, judged:
         fail(str(exc))
     outcome = None
     if answer is not None:
-        from drills.cli.solve.solve import _check
-
-        outcome = _check(problem, metric, answer, override)
+        outcome = check_answer(problem, metric, answer, override)
         if outcome.verdict == "invalid" and not as_json:
             fail(outcome.summary.splitlines()[0])
     if as_json:
@@ -64,13 +70,6 @@ def solve_metric(relevance: tuple[str, ...], metric: str, k: int | None, judged:
 def _ndcg_keys(problem: Any) -> dict[str, Any]:
     """The NDCG solution's keys, when the same grades make an NDCG problem (a pool that leaves
     out ranked non-relevant grades gets them back: they change no IDCG)."""
-    from collections import Counter
-    from dataclasses import replace
-
-    from drills.engine.metrics.ndcg import ndcg_solution
-    from drills.engine.metrics.ndcg_text import solution_json
-    from drills.engine.problem import ProblemError
-
     pool = problem.judged
     if pool is not None:
         missing = Counter(problem.relevance) - Counter(pool)
@@ -84,9 +83,6 @@ def _ndcg_keys(problem: Any) -> dict[str, Any]:
 
 
 def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: Any) -> dict[str, Any]:
-    from drills.engine.exact import fraction_text, short_fraction
-    from drills.engine.metrics.cascade import CascadeResult
-
     data = _ndcg_keys(problem)
     data.update(relevance=list(problem.relevance),
                 judged=list(problem.judged) if problem.judged is not None else None, k=problem.k)
@@ -112,25 +108,16 @@ def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: A
                          for r in result.rows]
     data[metric] = entry
     if outcome is not None:
-        from drills.cli.solve.solve import check_json
-
         data["check"] = check_json(outcome, answer or "", metric)
     return data
 
 
 def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) -> None:
-    from dataclasses import replace
-
-    from drills.cli.solve.solve import _screen_rows, _width, echo_verdict
-    from drills.display import use_color
-    from drills.engine.exact import decimal_text, with_value
-    from drills.tui.render import Style
-
-    width = _width()
+    width = wrap_width()
     style = Style(color=use_color(sys.stdout), width=width)
     if outcome is not None:
         echo_verdict(outcome, style)
-    limit = 10**6 if all_rows else max(8, _screen_rows() - 12)
+    limit = 10**6 if all_rows else max(8, screen_rows() - 12)
     shown = result if len(result.rows) <= limit else replace(result, rows=result.rows[: limit - 1])
     text = shown.worked
     if shown is not result:

@@ -7,9 +7,17 @@ import sys
 
 import click
 
-from drills.cli.common import Exit, fail, parse_grades, tolerance_option
+from drills.cli.errors import Exit, fail
+from drills.cli.options import parse_grades, tolerance_option
+from drills.cli.solve.metric import solve_metric
+from drills.cli.solve.verdict import check_answer, check_json, echo_verdict
+from drills.cli.style import screen_rows, wrap_width
+from drills.display import Style, use_color
+from drills.engine.metrics.ndcg import ndcg_solution
+from drills.engine.metrics.ndcg_text import solution_json, worked_solution
 from drills.engine.metrics.registry import SOLVE_METRICS
-from drills.engine.problem import AP_CONVENTION_NAMES
+from drills.engine.problem import AP_CONVENTION_NAMES, Problem, ProblemError
+from drills.engine.table import NARROW_BELOW, Layout
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -82,7 +90,7 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
             fail("give either RELEVANCE or --qrels with --run, not both")
         if qrels is None or run_file is None:
             fail("--qrels and --run go together: give both files")
-        from drills.cli.solve.trec import solve_files
+        from drills.cli.solve.trec import solve_files  # lazy: the TREC evaluator, for --qrels only
 
         solve_files(qrels, run_file, query_ids, measure_names, threshold, as_json, all_rows)
         return
@@ -92,17 +100,12 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         fail("give the relevance grades in ranked order, e.g. drills solve 2,1,3,0 "
              "(or --qrels FILE --run FILE)")
     if metric not in ("ndcg", "dcg", "idcg"):
-        from drills.cli.solve.metric import solve_metric
-
         solve_metric(relevance, metric, k, judged, threshold, denominator, persistence, max_grade,
                      answer, tolerance, all_rows, as_json)
         return
     if threshold != 1 or denominator != "R" or persistence is not None or max_grade is not None:
         fail(f"--threshold, --denominator, --persistence and --max-grade are for the other metrics; "
              f"{metric} uses the grades with --gain")
-    from drills.engine.metrics.ndcg import ndcg_solution
-    from drills.engine.problem import Problem, ProblemError
-
     unknown = [arg for arg in relevance if arg.startswith("--")]
     if unknown:  # unknown options reach RELEVANCE (so that -1 gets the "negative" message)
         fail(f"no such option: {unknown[0]} (see drills solve --help)")
@@ -116,27 +119,20 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         fail(str(exc))
     outcome = None
     if answer is not None:
-        outcome = _check(problem, metric, answer, override)
+        outcome = check_answer(problem, metric, answer, override)
         if outcome.verdict == "invalid" and not as_json:  # unreadable: a usage error, like the rest
             fail(outcome.summary.splitlines()[0])
     if as_json:
-        from drills.engine.metrics.ndcg_text import solution_json
-
         data = solution_json(sol)
         if outcome is not None:
             data["check"] = check_json(outcome, answer, metric)
         click.echo(json.dumps(data, indent=2))
     else:
-        from drills.display import use_color
-        from drills.engine.metrics.ndcg_text import worked_solution
-        from drills.engine.table import NARROW_BELOW, Layout
-        from drills.tui.render import Style
-
-        width = _width()
+        width = wrap_width()
         style = Style(color=use_color(sys.stdout), width=width)
         if outcome is not None:
             echo_verdict(outcome, style)
-        rows = 10**6 if all_rows else max(8, (_screen_rows() - 16) // 2)
+        rows = 10**6 if all_rows else max(8, (screen_rows() - 16) // 2)
         layout = Layout(narrow=width < NARROW_BELOW, max_rows=rows,
                         exact_width=None if all_rows else max(40, width - 20))
         click.echo(style.wrap(worked_solution(sol, layout)))
@@ -144,59 +140,3 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
 
 
-def _check(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202
-    from drills.grading.check import check
-    from drills.model import Question
-
-    question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
-                        problem=problem, metric=metric)
-    return check(question, answer, override)
-
-
-def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an Outcome
-    """``--json``'s "check": the graded answer, for every metric."""
-    return {
-        "input": answer,
-        "metric": metric,
-        "verdict": outcome.verdict,
-        "exact": outcome.exact,
-        "misconceptions": list(outcome.misconceptions),
-        "error": outcome.error,
-        "tolerance": {"absolute": outcome.tolerance.absolute,
-                      "relative": outcome.tolerance.relative} if outcome.tolerance else None,
-        # the tolerance accepted a slip's value, so it was narrowed: why, and to how many places
-        "narrowed": outcome.narrowed,
-        "decimals": outcome.decimals,
-        "message": outcome.summary,
-    }
-
-
-def echo_verdict(outcome, style) -> None:  # noqa: ANN001 - an Outcome, a render.Style
-    """The graded answer above the worked steps: the verdict line coloured, then the diagnosis."""
-    from drills.grading.check import explain
-
-    head, _, rest = explain(outcome, steps=False).partition("\n")
-    colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
-    click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
-    if rest:
-        click.echo(style.wrap(rest))
-    click.echo("")
-
-
-def _screen_rows() -> int:
-    """The terminal's height; piped output counts as one tall screen of 66 lines (a page)."""
-    import shutil
-
-    return shutil.get_terminal_size((80, 66)).lines if sys.stdout.isatty() else 66
-
-
-def _width() -> int:
-    """The terminal's width for prose (at most 100); piped output is not re-wrapped unless
-    COLUMNS says how wide the reader is."""
-    import os
-
-    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
-        from drills.tui.render import display_width
-
-        return display_width()
-    return 10_000

@@ -12,7 +12,13 @@ from typing import NoReturn
 
 import click
 
-from drills.cli.common import Exit
+from drills.cli.errors import Exit
+from drills.cli.style import screen_rows, wrap_width
+from drills.safetext import json_text, visible
+from drills.trec.evaluate import evaluate
+from drills.trec.files import TrecError, parse_qrels, parse_run
+from drills.trec.names import DEFAULT, parse_measures
+from drills.trec.report import View, json_data, trec_lines, worked_query
 
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -26,8 +32,6 @@ def _fail(lines: tuple[str, ...] | list[str]) -> NoReturn:
 def read_text(path: str, option: str) -> str:
     """The file as UTF-8 text (a BOM dropped), or a one-line error naming it and why."""
     import os
-
-    from drills.safetext import visible
 
     shown = visible(path)
     try:
@@ -65,10 +69,6 @@ def read_text(path: str, option: str) -> str:
 def solve_files(qrels: str, run_file: str, query_ids: tuple[str, ...],
                 measure_names: tuple[str, ...], threshold: int, as_json: bool,
                 all_rows: bool) -> None:
-    from drills.trec.evaluate import evaluate
-    from drills.trec.files import TrecError, parse_qrels, parse_run
-    from drills.trec.names import DEFAULT, parse_measures
-
     try:
         measures = parse_measures(measure_names or DEFAULT)
         judged = parse_qrels(read_text(qrels, "--qrels"), qrels)
@@ -77,13 +77,8 @@ def solve_files(qrels: str, run_file: str, query_ids: tuple[str, ...],
     except TrecError as exc:
         _fail(exc.lines)
     if as_json:
-        from drills.safetext import json_text
-        from drills.trec.report import json_data
-
         click.echo(json_text(json_data(ev, whole=all_rows), indent=2))
         return
-    from drills.trec.report import trec_lines
-
     if len(ev.queries) == 1:
         _worked(ev, qrels, run_file, all_rows)
     else:
@@ -93,12 +88,9 @@ def solve_files(qrels: str, run_file: str, query_ids: tuple[str, ...],
 
 
 def _worked(ev, qrels: str, run_file: str, all_rows: bool) -> None:  # noqa: ANN001
-    from drills.cli.solve.solve import _screen_rows, _width
-    from drills.trec.report import View, trec_lines, worked_query
-
-    width = min(_width(), 100) if sys.stdout.isatty() else 80
+    width = min(wrap_width(), 100) if sys.stdout.isatty() else 80
     several = len(ev.measures) > 1
-    rows = 10**6 if all_rows else 12 if several else max(8, _screen_rows() - 14)
+    rows = 10**6 if all_rows else 12 if several else max(8, screen_rows() - 14)
     view = View(max_rows=rows, exact_width=None if all_rows else max(40, width - 20),
                 whole_docnos=all_rows, narrow=width < 100, width=None if all_rows else width - 1)
     click.echo(worked_query(ev, ev.queries[0], view, qrels, run_file))

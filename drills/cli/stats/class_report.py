@@ -15,18 +15,23 @@ from typing import Any
 
 import click
 
-from drills.cli.common import echo_paged, fail
-from drills.cli.stats.stats import (
+from drills import display
+from drills.cli.errors import fail
+from drills.cli.stats.report import render
+from drills.cli.style import (
     Paint,
-    _pct,
-    _table,
-    _titles,
-    _unicode_ok,
     accuracy_color,
+    echo_paged,
     painter,
-    render,
+    pct,
+    slip_titles,
+    table,
+    unicode_ok,
 )
 from drills.safetext import json_text, plural, shorten, visible
+from drills.store.classroom import by_learner, union_stats
+from drills.store.db import parse_utc
+from drills.store.history_import import ExportError, read_export
 
 NAME_WIDTH = 20
 MIN_WIDTH, MAX_WIDTH = 40, 100
@@ -34,9 +39,6 @@ MIN_WIDTH, MAX_WIDTH = 40, 100
 
 def report_from(sources: list[str], by: str | None, as_json: bool) -> None:
     """Read ``sources`` and print the report (``by`` "learner" or None) as text or JSON."""
-    from drills.store.classroom import by_learner, union_stats
-    from drills.store.history_import import ExportError, read_export
-
     try:
         exports = [read_export(name) for name in sources]
     except ExportError as exc:
@@ -52,10 +54,8 @@ def report_from(sources: list[str], by: str | None, as_json: bool) -> None:
     if not data["attempts"]:
         click.echo(f"No answers in {plural(len(sources), 'export')}.")
         return
-    from drills.display import use_color
-
-    color = use_color(sys.stdout)
-    paint, unicode = painter(color), _unicode_ok()
+    color = display.use_color(sys.stdout)
+    paint, unicode = painter(color), unicode_ok()
     if by == "learner":
         text = class_text(data, _width(), unicode, paint)
     else:
@@ -66,12 +66,10 @@ def report_from(sources: list[str], by: str | None, as_json: bool) -> None:
 
 
 def _width() -> int:
-    import shutil
-
-    from drills.display import CURRENT
+    import shutil  # lazy: it brings bz2 and lzma
 
     columns = shutil.get_terminal_size().columns
-    return max(MIN_WIDTH, min(columns, CURRENT.width or MAX_WIDTH))
+    return max(MIN_WIDTH, min(columns, display.CURRENT.width or MAX_WIDTH))
 
 
 def _top_slip(learner: dict[str, Any]) -> str:
@@ -86,7 +84,7 @@ def summary_lines(data: dict[str, Any], width: int, paint: Paint) -> list[str]:
     slip_w = max(8, width - name_w - 2 - 7 - 2 - 7 - 2)
     lines = [paint(f"{'LEARNER':<{name_w}}  {'ANSWERS':>7}  {'CORRECT':>7}  TOP SLIP", "bold")]
     for name, entry in zip(names, data["learners"], strict=True):
-        right = (" " * 3 + paint(_pct(entry["accuracy"]), accuracy_color(entry["accuracy"]))
+        right = (" " * 3 + paint(pct(entry["accuracy"]), accuracy_color(entry["accuracy"]))
                  if entry["attempts"] else f"{'-':>7}")
         lines.append(f"{shorten(name, name_w):<{name_w}}  {entry['attempts']:>7,}  {right}  "
                      f"{shorten(_top_slip(entry), slip_w)}")
@@ -107,7 +105,7 @@ def learner_lines(entry: dict[str, Any], width: int, unicode: bool, paint: Paint
     when = f", the last on {_day(entry['last_answer'])}" if entry["last_answer"] else ""
     lines.append(f"  {plural(entry['sessions'], 'session')}{when}")
     if entry["by_topic"]:
-        lines += _table("", entry["by_topic"], unicode, paint)[1:]
+        lines += table("", entry["by_topic"], unicode, paint)[1:]
     if entry["slips"]:
         lines.append("  Most frequent slips:")
         for slip in entry["slips"][:3]:
@@ -119,8 +117,6 @@ def learner_lines(entry: dict[str, Any], width: int, unicode: bool, paint: Paint
 
 def _day(text: str) -> str:
     """A stored UTC time as the local calendar day it fell on."""
-    from drills.store.connection import parse_utc
-
     try:
         return parse_utc(text).astimezone().strftime("%Y-%m-%d")
     except (TypeError, ValueError, OverflowError):
@@ -135,7 +131,7 @@ def class_text(data: dict[str, Any], width: int, unicode: bool = True,
                    f"{plural(data['attempts'], 'answer')} from "
                    f"{plural(len(data['files']), 'export')}", "bold"), ""]
     lines += summary_lines(data, width, paint)
-    titles = _titles()
+    titles = slip_titles()
     for entry in learners:
         lines.append("")
         lines += learner_lines(entry, width, unicode, paint, titles)

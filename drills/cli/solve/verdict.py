@@ -1,0 +1,46 @@
+"""An answer to ``drills solve`` graded, for NDCG and every other metric alike:
+``check_answer`` (the quiz's own ``check``, so the verdict and the slip named agree with
+practice), ``check_json`` (``--json``'s "check") and ``echo_verdict`` (the verdict line
+above the worked steps). May import grading, model and click."""
+
+from __future__ import annotations
+
+import click
+
+from drills.grading.check import check, explain
+from drills.model import Question
+
+
+def check_answer(problem, metric: str, answer: str, override):  # noqa: ANN001, ANN202
+    """``--answer`` graded by the quiz's own ``check``, as a numeric question on ``problem``."""
+    question = Question(id="solve", topic="hand-computation", kind="numeric", prompt="",
+                        problem=problem, metric=metric)
+    return check(question, answer, override)
+
+
+def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an Outcome
+    """``--json``'s "check": the graded answer, for every metric."""
+    return {
+        "input": answer,
+        "metric": metric,
+        "verdict": outcome.verdict,
+        "exact": outcome.exact,
+        "misconceptions": list(outcome.misconceptions),
+        "error": outcome.error,
+        "tolerance": {"absolute": outcome.tolerance.absolute,
+                      "relative": outcome.tolerance.relative} if outcome.tolerance else None,
+        # the tolerance accepted a slip's value, so it was narrowed: why, and to how many places
+        "narrowed": outcome.narrowed,
+        "decimals": outcome.decimals,
+        "message": outcome.summary,
+    }
+
+
+def echo_verdict(outcome, style) -> None:  # noqa: ANN001 - an Outcome, a display.Style
+    """The graded answer above the worked steps: the verdict line coloured, then the diagnosis."""
+    head, _, rest = explain(outcome, steps=False).partition("\n")
+    colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
+    click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
+    if rest:
+        click.echo(style.wrap(rest))
+    click.echo("")

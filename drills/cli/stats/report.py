@@ -1,0 +1,122 @@
+"""The text of ``drills stats``: the progress report over a stats dict (one history, or the
+exports of ``--from`` merged), with sparklines for the trend and the days practised.
+
+May import cli.style and safetext; the commands import it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from datetime import datetime
+from typing import Any
+
+from drills.cli.style import (
+    Paint,
+    accuracy_color,
+    human_when,
+    plain,
+    slip_titles,
+    table,
+)
+from drills.safetext import visible
+
+SPARKS = "▁▂▃▄▅▆▇█"
+ASCII_SPARKS = "_.-=+*#@"
+ACTIVITY_SPARKS = "▁▂▃▄▅▆▇█"
+ACTIVITY_ASCII = ":-=+*#%@"
+REPORT_WIDTH = 60  # the text report fits this (a topic name over LABEL_WIDTH widens its row)
+
+
+def sparkline(values: list[float], unicode: bool = True) -> str:
+    chars = SPARKS if unicode else ASCII_SPARKS
+    top = len(chars) - 1
+    return "".join(chars[max(0, min(top, round(v * top)))] for v in values)
+
+
+def activity_line(days: list[dict[str, Any]], unicode: bool = True) -> str:
+    """One mark a day, oldest first: ``·`` (``.``) for none, else a block scaled to the
+    busiest day; then the days practised and the answers."""
+    top = max((d["attempts"] for d in days), default=0)
+    marks, none = (ACTIVITY_SPARKS, "·") if unicode else (ACTIVITY_ASCII, ".")
+    line = "".join(none if not d["attempts"] else
+                   marks[max(0, min(len(marks) - 1, round(d["attempts"] / top * (len(marks) - 1))))]
+                   for d in days)
+    active = sum(1 for d in days if d["attempts"])
+    total = sum(d["attempts"] for d in days)
+    return (f"{line}  {active} day{'' if active == 1 else 's'}, "
+            f"{total:,} answer{'' if total == 1 else 's'}")
+
+
+def _consistent(data: dict[str, Any]) -> str:
+    """``, 3 of them consistent``: scenario steps right from the learner's own earlier
+    (wrong) numbers, counted as correct."""
+    n = data.get("verdicts", {}).get("consistent", 0)
+    return f", {n:,} of them consistent" if n else ""
+
+
+def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = None,
+           paint: Paint = plain) -> str:
+    """The text report for a non-empty history; ``paint`` colours it (see ``painter``)."""
+    s = "" if data["sessions"] == 1 else "s"
+    a = "" if data["attempts"] == 1 else "s"
+    lines = [paint(f"{data['attempts']:,} answer{a} in {data['sessions']:,} session{s}: ", "bold")
+             + f"{data['correct']:,} correct "
+             + paint(f"({round(100 * data['accuracy'])}%)", accuracy_color(data["accuracy"]))
+             + _consistent(data)]
+    if data["mean_seconds"] is not None:
+        lines.append(f"Average time per answer: {data['mean_seconds']:.1f} s")
+    streak = data["streak"]
+    d = "" if streak["days"] == 1 else "s"
+    lines.append(f"Streak: {streak['days']} day{d} of practice in a row; "
+                 f"{streak['correct']} correct answer{'' if streak['correct'] == 1 else 's'} "
+                 "in a row")
+    lines.append("")
+    lines += table("Accuracy by topic", data["by_topic"], unicode, paint)
+    lines.append("")
+    lines += table("Accuracy by kind", data["by_kind"], unicode, paint)
+    if data.get("by_difficulty"):
+        lines.append("")
+        lines += table("Accuracy by difficulty", data["by_difficulty"], unicode, paint, ordered=True)
+        if data.get("no_difficulty"):
+            n = data["no_difficulty"]
+            lines.append(f"  ({n:,} earlier answer{' has' if n == 1 else 's have'} "
+                         "no difficulty recorded)")
+    trend = data["trend"]
+    if trend:
+        values = [t["accuracy"] for t in trend]
+        lines += ["", paint(f"Accuracy per session, last {len(trend)} "
+                            f"session{'' if len(trend) == 1 else 's'} (oldest first):", "bold"),
+                  f"  {sparkline(values, unicode)}  {round(100 * values[0])}% -> "
+                  + paint(f"{round(100 * values[-1])}%", accuracy_color(values[-1]))]
+    if data.get("activity"):
+        lines += ["", paint(f"Activity, last {len(data['activity'])} days "
+                            "(one mark a day, today last):", "bold"),
+                  f"  {activity_line(data['activity'], unicode)}"]
+    titles = slip_titles()
+    if data["misconceptions"]:
+        lines += ["", paint("Top wrong formulas", "bold")]
+        for m, n in list(data["misconceptions"].items())[:5]:
+            title = titles.get(m)
+            lines.append(f"  {n:>5}x  {visible(m)}" + (f": {title}" if title else ""))
+    nxt = data["practise_next"]
+    if nxt["topics"] or nxt["misconceptions"]:
+        lines += ["", paint("Practise next", "bold")]
+        for t in nxt["topics"][:3]:
+            lines.append(f"  - {visible(t['topic'])}: {round(100 * t['accuracy'])}% correct in "
+                         f"{t['attempts']} recent answer{'' if t['attempts'] == 1 else 's'}")
+        for m in nxt["misconceptions"][:3]:
+            where = visible(", ".join(m["topics"][:3]))
+            fix = titles.get(m["id"], visible(m["id"]))
+            line = f"  - avoid {fix} ({m['count']}x" + (f", in {where})" if where else ")")
+            lines += textwrap.wrap(line, REPORT_WIDTH, subsequent_indent="    ",
+                                   break_on_hyphens=False) or [line]
+    rv = data.get("review") or {"cards": 0}  # stats --from has none: schedules are per machine
+    if rv["cards"]:
+        lines.append("")
+        if rv["due"]:
+            lines.append(f"Review: {rv['due']} item{'' if rv['due'] == 1 else 's'} due now: "
+                         "run `drills review`")
+        elif rv["next_due"]:
+            when = datetime.fromisoformat(rv["next_due"])
+            lines.append(f"Review: nothing due; next {human_when(when, now)}")
+    return "\n".join(lines)

@@ -1,0 +1,128 @@
+"""How the commands' text looks, shared below every command: colour (``painter``), accuracy
+bars and tables, percentages, slip titles, a moment as "in 2 days (...)", the screen's size,
+and printing through the pager.
+
+May import display, safetext, grading (the slip catalog) and tui.pager (both on demand);
+never a command module.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+import click
+
+from drills.display import Style, display_width
+from drills.safetext import visible
+
+BAR_WIDTH = 20
+LABEL_WIDTH = 20
+GOOD, FAIR = 0.8, 0.5  # accuracy shown green from GOOD, yellow from FAIR, red below
+
+Paint = Callable[..., str]
+
+
+def plain(text: str, *names: str) -> str:
+    return text
+
+
+def painter(color: bool) -> Paint:
+    """``Style.paint`` when colour is on (bold headers, accuracy in green/yellow/red), else
+    text as is."""
+    if not color:
+        return plain
+    return Style(color=True).paint
+
+
+def accuracy_color(accuracy: float) -> str:
+    return "green" if accuracy >= GOOD else "yellow" if accuracy >= FAIR else "red"
+
+
+def unicode_ok() -> bool:
+    """Block characters only when the terminal's encoding can show them."""
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "█░▁".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def bar(fraction: float, width: int = BAR_WIDTH, unicode: bool = True) -> str:
+    full = max(0, min(width, round(fraction * width)))
+    on, off = ("█", "░") if unicode else ("#", ".")
+    return on * full + off * (width - full)
+
+
+def pct(x: float) -> str:
+    return f"{round(100 * x):3d}%"
+
+
+def slip_titles() -> dict[str, str]:
+    """Misconception titles from the diagnosis catalog; ids alone if it is unavailable."""
+    try:
+        from drills.grading.diagnose import CATALOG  # lazy: the slip catalog is slow to import
+    except Exception:  # noqa: BLE001 - titles are a nicety; stats must still print
+        return {}
+    return {key: getattr(m, "title", key) for key, m in CATALOG.items()}
+
+
+def table(title: str, groups: dict[str, dict[str, Any]], unicode: bool,
+          paint: Paint = plain, ordered: bool = False) -> list[str]:
+    """A bold title, then one row per group (most answers first unless ``ordered``)."""
+    lines = [paint(title, "bold")]
+    items = list(groups.items()) if ordered else sorted(
+        groups.items(), key=lambda kv: (-kv[1]["attempts"], kv[0]))
+    for key, g in items:
+        shade = accuracy_color(g["accuracy"])
+        lines.append(f"  {visible(key):<{LABEL_WIDTH}} "
+                     f"{paint(bar(g['accuracy'], unicode=unicode), shade)} "
+                     f"{paint(pct(g['accuracy']), shade)}  {g['correct']}/{g['attempts']}")
+    return lines
+
+
+def roughly(when: datetime, now: datetime | None = None) -> str:
+    """'in 2 days', '3 hours ago' or 'now': the distance from ``now``, rounded to its unit."""
+    now = now or datetime.now(timezone.utc)
+    seconds = (when - now).total_seconds()
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if abs(seconds) >= size:
+            n = round(abs(seconds) / size)
+            span = f"{n} {unit}{'' if n == 1 else 's'}"
+            return f"in {span}" if seconds > 0 else f"{span} ago"
+    return "now"
+
+
+def human_when(when: datetime, now: datetime | None = None) -> str:
+    """'in 2 days (2026-12-04 17:00 UTC)' or '3 hours ago (...)': the rough distance, then the time."""
+    exact = when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return f"{roughly(when, now)} ({exact})"
+
+
+def screen_rows() -> int:
+    """The terminal's height; piped output counts as one tall screen of 66 lines (a page)."""
+    import shutil  # lazy: it brings bz2 and lzma
+
+    return shutil.get_terminal_size((80, 66)).lines if sys.stdout.isatty() else 66
+
+
+def wrap_width() -> int:
+    """The terminal's width for prose (at most 100); piped output is not re-wrapped unless
+    COLUMNS says how wide the reader is."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return display_width()
+    return 10_000
+
+
+def echo_paged(text: str, color: bool | None = None) -> None:
+    """Print ``text``; on a terminal, through the pager when it is taller than the screen."""
+    if sys.stdout.isatty():
+        from drills.tui import pager  # lazy: subprocess, needed only on a terminal
+
+        if pager.make_pager(pager.terminal_rows)(text):
+            return
+    click.echo(text, color=color)
