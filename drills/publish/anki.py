@@ -27,11 +27,11 @@ from pathlib import Path
 
 from drills.coding.text import code_lines
 from drills.engine.exact import decimal_text
+from drills.generators import instantiate as drawing  # called through the module: tests patch it
 from drills.grading.reference import reference
 from drills.grading.solution import worked_for
 from drills.model import LETTERS, Question
 from drills.publish.worksheet import logical_lines
-from drills.quiz import plan
 
 ROOT = "drills"
 DEFAULT_VARIANTS = 3
@@ -235,7 +235,7 @@ def notes(questions: Sequence[Question], *, seed: int = 0,
         except ExportError:
             raise
         except (ValueError, ArithmeticError) as exc:  # GenerationError, an engine failure
-            raise ExportError(str(exc) if isinstance(exc, plan.GenerationError) else f"{q.id}: {exc}") from exc
+            raise ExportError(str(exc) if isinstance(exc, drawing.GenerationError) else f"{q.id}: {exc}") from exc
     return out
 
 
@@ -247,7 +247,7 @@ def _question_notes(q: Question, seed: int, variants: int) -> list[AnkiNote]:
         key = (ROOT, q.id)
         return _steps(q, q, key, where) if q.kind == "scenario" else [_note(q, q, key, where)]
     for v in range(variants):
-        made = plan.instantiate(q, plan.item_rng(seed, v, q.id))
+        made = drawing.instantiate(q, drawing.item_rng(seed, v, q.id))
         key = (ROOT, q.id, f"{seed}:{v}")
         label = f"{where} · variant {v + 1}/{variants} (seed {seed})"
         out += _steps(q, made, key, label) if q.kind == "scenario" else [_note(made, q, key, label)]

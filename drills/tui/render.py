@@ -40,7 +40,7 @@ FORMS = {
 
 def elide(text: str, width: int) -> str:
     """A long exact form cut between whole terms (``15/2 + ... + 1/log2(31)``); whole in :steps."""
-    from drills.engine.worked import Layout  # lazy: the worked tables, after the first question
+    from drills.engine.table import Layout  # lazy: the worked tables, after the first question
 
     return Layout(exact_width=width).exact(text)
 
@@ -132,7 +132,9 @@ def card(r: Record, style: Style, color: str) -> str:
 
 def narrow_tables(text: str, question: Any, width: int) -> str:
     """Under 72 columns, the worked tables in ``text`` in their narrow layout (rows never wrap)."""
-    from drills.engine.worked import NARROW_BELOW, Layout, worked_for  # lazy: the tables
+    # lazy: the worked tables, after the first question
+    from drills.engine.table import NARROW_BELOW, Layout
+    from drills.grading.solution import worked_for
 
     if width >= NARROW_BELOW or question.problem is None or not question.metric:
         return text

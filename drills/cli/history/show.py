@@ -13,7 +13,7 @@ from typing import Any
 from drills.cli.style import slip_titles
 from drills.display import Style, clock_text
 from drills.safetext import shorten, visible
-from drills.store.db import parse_utc
+from drills.store.connection import parse_utc
 from drills.store.sessions import step_label
 from drills.store.verdicts import is_right
 

@@ -17,9 +17,9 @@ from drills.cli.options import pick_seed
 from drills.cli.quiz.flow import plan_items
 from drills.cli.quiz.run import run_quiz
 from drills.cli.store_access import open_store
-from drills.grading.leaks import Guard
 from drills.model import Question
 from drills.packs import discover
+from drills.packs.leaks import Guard
 
 
 def loaded_questions(report: bool) -> list[Question]:

@@ -30,7 +30,7 @@ from drills.cli.style import (
 )
 from drills.safetext import json_text, plural, shorten, visible
 from drills.store.classroom import by_learner, union_stats
-from drills.store.db import parse_utc
+from drills.store.connection import parse_utc
 from drills.store.history_import import ExportError, read_export
 
 NAME_WIDTH = 20
