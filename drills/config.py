@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from drills import paths
+
 FILE_NAME = "config.toml"
 MAX_BYTES = 64 * 1024
 
@@ -184,9 +186,7 @@ def parse(text: str, path: Path | None = None) -> Settings:
 
 
 def path() -> Path:
-    from drills.paths import home
-
-    return home() / FILE_NAME
+    return paths.home() / FILE_NAME
 
 
 def load() -> Settings:

@@ -20,8 +20,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from drills.authoring.slip_lint import prompt_errors, restated_steps, slip_warnings
-from drills.engine.metrics.registry import names
+from drills.coding.grade import all_cases
+from drills.coding.task import problem_for
+from drills.engine.metrics.registry import metric_value, names
+from drills.engine.problem import ProblemError
 from drills.generators.drawing import MIN_VARIANTS
+from drills.generators.instantiate import GenerationError, instantiate, item_rng
+from drills.grading.reference import reference
+from drills.grading.tolerance import grade
+from drills.model import Tolerance
+from drills.packs.leaks import leak_errors
 from drills.safetext import shorten
 
 if TYPE_CHECKING:
@@ -55,7 +63,6 @@ class _Linter:
 
     def check_item(self, q: Question, generated: bool) -> tuple[list[str], bool]:
         """Errors for one concrete item, and whether its slips are too few to diagnose."""
-        from drills.model import Tolerance
 
         if q.kind == "scenario":
             return self.check_scenario(q, generated)
@@ -112,8 +119,6 @@ class _Linter:
         """The reference's exact text, typed back in, must grade as correct (cached by text)."""
         key = (ref.text, tol)
         if key not in self._graded:
-            from drills.grading.tolerance import grade
-
             check = grade(ref.text, ref, tol)
             self._graded[key] = None if check.verdict == "correct" else (
                 f"the reference answer {shorten(ref.text, 60)!r} grades as {check.verdict} against itself"
@@ -121,7 +126,6 @@ class _Linter:
         return self._graded[key]
 
     def run(self, questions: Sequence[Question]) -> Report:
-        from drills.generators.instantiate import GenerationError, instantiate, item_rng
 
         report = Report(questions=len(questions))
         total = sum(self.seeds if q.generator else 1 for q in questions)
@@ -160,14 +164,12 @@ class _Linter:
                 report.warnings.append(
                     f"{where}: {len(few)} of {self.seeds} generated items have fewer than {MIN_VARIANTS} "
                     f"wrong-formula variants that can be told from the answer (seeds {_seeds(few)})")
-        from drills.packs.leaks import leak_errors
 
         report.errors += leak_errors(questions)  # across every pack linted together
         return report
 
 
 def _reference(q: Question) -> Any:
-    from drills.grading.reference import reference
 
     return reference(q)
 
@@ -178,10 +180,6 @@ def _grades(grades: Iterable[int]) -> str:
 
 def _code_errors(q: Question) -> list[str]:
     """Every hidden and visible case of a code question must have an engine value."""
-    from drills.coding.grade import all_cases
-    from drills.coding.task import problem_for
-    from drills.engine.metrics.registry import metric_value
-    from drills.engine.problem import ProblemError
 
     for n, case in enumerate(all_cases(q), start=1):
         try:

@@ -14,7 +14,14 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from drills.engine.metrics.registry import names
+from drills.answers.parser import AnswerError, parse
+from drills.engine.metrics.registry import metric_value, names
+from drills.engine.problem import ProblemError
+from drills.grading.diagnose import case_of, variants_for
+from drills.grading.narrowing import narrowing_for
+from drills.grading.reference import reference
+from drills.model import Tolerance
+from drills.safetext import shorten
 
 if TYPE_CHECKING:
     from drills.model import Question
@@ -75,9 +82,6 @@ def prompt_errors(q: Question) -> list[str]:
 
 
 def _answer_agrees(q: Question) -> list[str]:
-    from drills.answers.parser import AnswerError, parse
-    from drills.engine.metrics.registry import metric_value
-    from drills.engine.problem import ProblemError
 
     assert q.problem is not None and q.metric and q.answer is not None
     try:
@@ -97,9 +101,6 @@ def slip_warnings(q: Question) -> list[str]:
     A tolerance equal to the default (0.005 abs, 0.5% rel) counts as the default, even
     when a pack writes it out: drills narrows it on its own where a slip needs it.
     """
-    from drills.grading.diagnose import case_of, variants_for
-    from drills.grading.narrowing import narrowing_for
-    from drills.model import Tolerance
 
     if q.kind != "numeric":
         return []
@@ -120,7 +121,6 @@ def slip_warnings(q: Question) -> list[str]:
 
 
 def metric_of(q: Question) -> float:
-    from drills.grading.reference import reference
 
     return float(reference(q).value)
 
@@ -147,7 +147,6 @@ def restated_steps(q: Question) -> list[str]:
              if (m := _RESTATED.match(line)) and re.search(r"\d", m["rest"]) and _ARITHMETIC.search(m["rest"])]
     if not found:
         return []
-    from drills.safetext import shorten
 
     more = f" and {len(found) - 1} more line{'s' if len(found) > 2 else ''}" if len(found) > 1 else ""
     return [f"the explanation restates the worked solution drills prints ({shorten(found[0], 60)!r}{more}); "

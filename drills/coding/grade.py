@@ -24,8 +24,11 @@ from drills.coding.task import (
     problem_for,
 )
 from drills.engine.exact import Exact, decimal_text
-from drills.engine.metrics.registry import metric_value
+from drills.engine.metrics.registry import metric_value, worked_steps
 from drills.engine.problem import ProblemError
+from drills.engine.table import Layout
+from drills.grading.check import Outcome
+from drills.grading.slips import SLIPS, Case
 from drills.model import Question
 
 CODE_VERDICTS = ("correct", "wrong", "error", "timeout")
@@ -132,7 +135,6 @@ def check_code(question: Question, source: str, run: Runner) -> CodeResult:
 def _diagnose(question: Question, cases: list[HiddenCase], reports: list[CaseReport]
               ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The slips whose values match every number returned, and the exceptions on edge cases."""
-    from drills.grading.slips import SLIPS, Case
 
     task: CodeTask = question.task
     if all(r.ok for r in reports):
@@ -211,9 +213,6 @@ def outcome_of(question: Question, source: str, result: CodeResult) -> Any:
 
     An error or a timeout is recorded as wrong (the store's verdicts); its message says which.
     """
-    from drills.engine.metrics.registry import worked_steps
-    from drills.engine.table import Layout
-    from drills.grading.check import Outcome
 
     first = result.first_failure
     end = "" if result.message.endswith((".", "?", "!")) else "."

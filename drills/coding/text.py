@@ -19,9 +19,11 @@ def numbered(code: str) -> str:
 
 def examples_text(question: Question) -> list[str]:
     """``ndcg_at_k([3, 2, 3, 0, 1, 2], 6) -> 0.9488...`` for each visible example."""
-    from drills.coding.task import problem_for
-    from drills.engine.exact import decimal_text
-    from drills.engine.metrics.registry import metric_value
+    from drills.coding.task import problem_for  # deferred: not needed before the first question
+    from drills.engine.exact import decimal_text  # deferred: not needed before the first question
+    from drills.engine.metrics.registry import (
+        metric_value,  # deferred: not needed before the first question
+    )
 
     task = question.task
     out = []

@@ -106,7 +106,9 @@ def mrr_queries(template: Question, params: Mapping[str, Any], rng: random.Rando
     ]
     # The engine's modules load on first use: the first question must appear fast.
     from drills.engine.metrics.binary import MeanResult
-    from drills.engine.metrics.registry import measure
+    from drills.engine.metrics.registry import (
+        measure,  # deferred: not needed before the first question
+    )
 
     result = measure(problem, "mrr")
     assert isinstance(result, MeanResult)

@@ -225,7 +225,7 @@ def concrete(
         )
 
         slips = slips_for(metric)
-    from drills.grading.narrowing import prepared
+    from drills.grading.narrowing import prepared  # deferred: not needed before the first question
 
     if template.explanation.strip():
         explanation = f"{explanation}\n\n{template.explanation.strip()}"

@@ -43,7 +43,7 @@ T = TypeVar("T")
 
 def slips_asked(metric: str, without: Iterable[str] = ()) -> tuple[str, ...]:
     """The registered slips among ``WANTED[metric]``, less ``without`` and duplicates."""
-    from drills.grading.slips import slips_for
+    from drills.grading.slips import slips_for  # deferred: not needed before the first question
 
     registered = set(slips_for(metric))
     skip = set(without)
@@ -53,7 +53,11 @@ def slips_asked(metric: str, without: Iterable[str] = ()) -> tuple[str, ...]:
 
 def slip_values(problem: Problem, metric: str, declared: Sequence[str]) -> list[float]:
     """The value of every declared (or, none declared, every registered) slip that applies."""
-    from drills.grading.slips import SLIPS, Case, slips_for
+    from drills.grading.slips import (  # deferred: not needed before the first question
+        SLIPS,
+        Case,
+        slips_for,
+    )
 
     case = Case(problem, metric, tuple(declared))
     out = []

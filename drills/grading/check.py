@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from drills.engine.exact import decimal_text, with_value
+from drills.grading.narrowing import narrowing_for
 from drills.grading.reference import reference
+from drills.grading.tolerance import grade
 from drills.model import LETTERS, Question, Tolerance
 
 DEFAULT_TOLERANCE = Tolerance()
@@ -91,8 +93,6 @@ class Outcome:
 
 
 def check_numeric(question: Question, text: str, override: Tolerance | None = None) -> Outcome:
-    from drills.grading.narrowing import narrowing_for
-    from drills.grading.tolerance import grade
 
     tol = tolerance_for(question, override)
     # a question built elsewhere (drills solve) or an explicit --tolerance is narrowed here
@@ -112,6 +112,7 @@ def check_numeric(question: Question, text: str, override: Tolerance | None = No
     diagnosis: tuple[str, ...] = ()
     pointer = None
     if result.verdict != "correct" and question.problem is not None and question.metric and result.value is not None:
+        # deferred: the diagnosis and its slips load only for a missed answer
         from drills.grading.diagnose import case_of, diagnose_case
 
         case = case_of(question)
@@ -166,7 +167,7 @@ def explain(outcome: Outcome, steps: bool = True) -> str:
     if outcome.pointer:
         lines.append("No known slip gives that number. " + outcome.pointer)
     if steps:
-        from drills.grading.solution import worked_for
+        from drills.grading.solution import worked_for  # deferred: the tables, only when shown
 
         worked = outcome.steps if outcome.steps is not None else worked_for(q)
         if worked is not None:

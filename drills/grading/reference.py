@@ -12,7 +12,7 @@ def reference(question: Question) -> Exact:
     if question.problem is not None and question.metric:
         return metric_value(question.problem, question.metric)
     if question.answer is not None:
-        from drills.answers.parser import parse
+        from drills.answers.parser import parse  # deferred: only a pack's fixed answer is parsed
 
         return parse(question.answer)
     raise ValueError(f"question {question.id} has no exact answer")

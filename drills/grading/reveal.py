@@ -14,17 +14,20 @@ def answer_for(q: Question) -> dict[str, Any]:
     """Expected answer and explanation for a question nobody answered (skip, timeout)."""
     if q.kind == "concept":
         return {"expected": q.model_answer or "", "explanation": concept_text(q, ())}
-    from drills.grading import check as checking
+    from drills.grading import check as checking  # deferred: not needed before the first question
 
     if q.kind == "choice":
         text = checking.correct_answer(q)
         return {"expected": text, "explanation": "\n".join(
             x for x in (f"Answer: {text}", q.explanation.strip()) if x)}
     ref = checking.reference(q)
-    from drills.engine.exact import decimal_text, with_value
+    from drills.engine.exact import (  # deferred: not needed before the first question
+        decimal_text,
+        with_value,
+    )
 
     lines = [f"Answer: {with_value(ref.text, decimal_text(ref.decimal(), 10))}"]
-    from drills.grading.solution import worked_for
+    from drills.grading.solution import worked_for  # deferred: not needed before the first question
 
     worked = worked_for(q)
     if worked is not None:

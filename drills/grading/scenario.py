@@ -150,8 +150,10 @@ def _check_step(q: Question, earlier: Mapping[str, Question]) -> None:
 def check_values(scenario: Question) -> None:
     """Every numeric step's answer can be computed on its problem (a drawn problem with a
     pack's change may not allow it); raises ScenarioError naming the step."""
-    from drills.engine.metrics.registry import metric_value
-    from drills.engine.problem import ProblemError
+    from drills.engine.metrics.registry import (
+        metric_value,  # deferred: not needed before the first question
+    )
+    from drills.engine.problem import ProblemError  # deferred: not needed before the first question
 
     for index, step in enumerate(scenario.steps):
         if step.kind == "numeric" and step.metric and step.problem is not None:
@@ -208,7 +210,9 @@ def carried_value(question: Question, learner: Mapping[str, float],
     ``learner``: the learner's numbers by step name; ``used``: step name -> the quantity (metric)
     that step computed.
     """
-    from drills.engine.metrics.registry import metric_value
+    from drills.engine.metrics.registry import (
+        metric_value,  # deferred: not needed before the first question
+    )
 
     metric = question.metric or ""
     if metric not in CARRY or question.problem is None:
@@ -281,7 +285,10 @@ def carry(outcome: Any, question: Question, learner: Mapping[str, float],
 
 def answer_of(text: str) -> float | None:
     """The learner's number in ``text`` (for later steps' carry-forward), or None."""
-    from drills.answers.parser import AnswerError, parse
+    from drills.answers.parser import (  # deferred: not needed before the first question
+        AnswerError,
+        parse,
+    )
 
     try:
         return float(parse(text).decimal())
@@ -315,7 +322,7 @@ def regrade(outcome: Any, question: Question, earlier: Sequence[tuple[Question, 
         return outcome
     if grade.verdict not in RIGHT:  # follows from the learner's numbers, but cannot be right
         return replace(outcome, diagnosis=(*outcome.diagnosis, grade.message))
-    from drills.engine.exact import with_value
+    from drills.engine.exact import with_value  # deferred: not needed before the first question
 
     exact = with_value(outcome.expected, f"{outcome.expected_value:.6g}") \
         if outcome.expected_value is not None else outcome.expected

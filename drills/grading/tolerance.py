@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any, Literal, Protocol
 
+from drills.answers.exactness import equal
 from drills.answers.parser import Answer, AnswerError, parse
 from drills.model import Narrowing, Tolerance
 
@@ -165,7 +166,6 @@ def _is_exact(answer: Answer, mine: Decimal | None, reference: Reference, expect
     agree = EXACT_PRECHECK if expected is not None else Decimal("1e-12")  # a float reference
     if abs(mine - target) > agree * max(Decimal(1), abs(target)):
         return False
-    from drills.answers.exactness import equal
 
     return equal(answer, reference) is True
 

@@ -74,7 +74,7 @@ class Summary:
 def summarize(options: Options, records: Sequence[Record], total: int, score: int, best_streak: int,
               deferred: bool, quit_early: bool, planned: int = 0) -> Summary:
     """The Summary of a session's ``records``: counts, by topic, slips, what to review next."""
-    from drills.grading.scenario import RIGHT
+    from drills.grading.scenario import RIGHT  # deferred: not needed before the first question
 
     counts = Counter(r.verdict for r in records)
     topics: dict[str, list[int]] = {}

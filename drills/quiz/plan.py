@@ -209,7 +209,7 @@ def _step_json(q: Question) -> dict[str, Any]:
 
 def prepared_all(items: Sequence[Question]) -> list[Question]:
     """Every item as it is asked: fixed numeric questions narrowed where they need it."""
-    from drills.grading.narrowing import prepared
+    from drills.grading.narrowing import prepared  # deferred: not needed before the first question
 
     return [prepared(q) if q.kind == "numeric" else
             replace(q, steps=tuple(prepared(s) if s.kind == "numeric" else s for s in q.steps))
@@ -227,7 +227,7 @@ def item_json(q: Question) -> dict[str, Any]:
         "generator": q.generator,
     }
     if q.kind == "numeric":
-        from drills.grading.reference import reference
+        from drills.grading.reference import reference  # deferred: only generate --json needs it
 
         if q.problem is not None and q.metric:
             out["params"] = _problem_json(q)

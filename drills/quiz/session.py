@@ -171,7 +171,10 @@ class Session(Steps):
         q = self.items[self.index]
         if q.kind == "concept":
             return self._reveal(text)
-        from drills.grading.check import check, explain
+        from drills.grading.check import (  # deferred: not needed before the first question
+            check,
+            explain,
+        )
 
         if q.kind == "code":
             if self.code_grader is None:
@@ -224,7 +227,9 @@ class Session(Steps):
             return MAX_CONCEPT_LENGTH
         if q is not None and q.kind == "code":
             return MAX_CODE_LENGTH
-        from drills.answers.parser import MAX_LENGTH
+        from drills.answers.parser import (
+            MAX_LENGTH,  # deferred: not needed before the first question
+        )
 
         return MAX_LENGTH
 

@@ -28,6 +28,8 @@ from fractions import Fraction
 from typing import Any
 
 from drills.engine.exact import LogSum, Ratio, perfect_power
+from drills.engine.metrics import binary as bm
+from drills.engine.metrics import cascade as cm
 from drills.engine.problem import MAX_LIST, ProblemError
 from drills.trec.files import Qrels, Run, TrecError, ranked, show, tied
 from drills.trec.names import Measure
@@ -125,8 +127,6 @@ def ndcg(grades: Sequence[int], positives: Sequence[int], k: int | None) -> Ndcg
 
 def measure_query(query: QueryEvaluation, measure: Measure, threshold: int) -> Value:
     """One measure on one query (raises ProblemError past the engine's limits)."""
-    from drills.engine.metrics import binary as bm
-    from drills.engine.metrics import cascade as cm
 
     grades, fam, k = query.grades, measure.family, measure.k
     if fam in ("ndcg", "ndcg_cut"):

@@ -11,6 +11,12 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
+from drills.engine.exact import decimal_text, fraction_text
+from drills.engine.metrics import binary as bm
+from drills.engine.metrics import cascade as cm
+from drills.engine.metrics import ndcg_text
+from drills.engine.metrics.ndcg import ndcg_solution
+from drills.engine.problem import Problem, ProblemError
 from drills.engine.table import Layout
 from drills.safetext import plural, visible
 from drills.trec.evaluate import Evaluation, NdcgResult, QueryEvaluation
@@ -148,7 +154,6 @@ def _decimal(cell: str) -> str:
     """A long fraction cell as a 6-significant-digit decimal (other cells unchanged)."""
     import decimal
 
-    from drills.engine.exact import decimal_text
 
     m = re.fullmatch(r"(\d+)/(\d+)", cell)
     if len(cell) <= FRACTION_WIDTH or m is None:
@@ -179,7 +184,6 @@ def _shown(rows: tuple[Any, ...], q: QueryEvaluation | None, view: View,
 
 
 def _binary_block(q: QueryEvaluation, m: Measure, result: Any, view: View) -> list[str]:
-    from drills.engine.metrics import binary as bm
 
     rows, total = _shown(result.rows, q, view, result.threshold), len(result.rows)
     first = next((r.rank for r in result.rows if r.relevant), None)
@@ -194,7 +198,6 @@ def _binary_block(q: QueryEvaluation, m: Measure, result: Any, view: View) -> li
 
 
 def _cascade_block(q: QueryEvaluation, m: Measure, result: Any, view: View) -> list[str]:
-    from drills.engine.metrics import cascade as cm
 
     rows = _shown(result.rows, q, view)
     what = ("the query's top judged grade" if q.positives else "no judged document is relevant")
@@ -209,9 +212,6 @@ def _cascade_block(q: QueryEvaluation, m: Measure, result: Any, view: View) -> l
 
 
 def _ndcg_block(q: QueryEvaluation, m: Measure, result: NdcgResult, view: View) -> list[str]:
-    from drills.engine.metrics import ndcg_text
-    from drills.engine.metrics.ndcg import ndcg_solution
-    from drills.engine.problem import Problem, ProblemError
 
     zeros = sum(1 for g in q.grades if g == 0)
     pool = q.positives + (0,) * zeros  # ranked non-relevant documents change no IDCG
@@ -260,7 +260,6 @@ def worked_query(ev: Evaluation, q: QueryEvaluation, view: View, qrels: str, run
     """The worked solution of every measure on one query, with docnos in the tables."""
     from decimal import Decimal
 
-    from drills.engine.exact import decimal_text, fraction_text
 
     unjudged = sum(1 for g in q.judged if g is None)
     negative = sum(1 for g in q.judged if g is not None and g < 0)
