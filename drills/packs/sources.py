@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from drills.packs.errors import PackError, shown
 from drills.packs.load import PACK_SUFFIXES
 
-FAILED, USAGE = 1, 2  # drills.cli.common.Exit, without importing click
+FAILED, USAGE = 1, 2  # drills.cli.errors.Exit, without importing click
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 ACCEPTED = "https://HOST/PATH, ssh://[USER@]HOST/PATH, USER@HOST:PATH, file:///PATH or a local path"
 SCP = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:[^\s-]\S*\Z")
