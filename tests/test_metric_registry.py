@@ -10,7 +10,6 @@ import math
 import random
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -30,7 +29,8 @@ from drills.engine.metrics.registry import (
 from drills.engine.metrics.spec import FIELDS, Metric
 from drills.engine.problem import Problem
 from drills.engine.table import Layout
-from drills.packs import load_pack
+from tests.test_packs_metrics import load as _load  # the same pack text as the metric pack tests
+from tests.test_packs_metrics import question as _question
 
 from . import cascade_reference as cref
 from . import metrics_reference as mref
@@ -160,7 +160,6 @@ def test_code_tasks_ask_for_the_registry_s_code_metrics():
     assert f"(one of {', '.join(CODE_METRICS)})" in str(err.value)
 
 
-HEAD = 'pack:\n  name: registry-pack\n  version: "1"\nquestions:\n'
 
 
 def _yaml(p: Problem, metric: str) -> str:
@@ -187,18 +186,6 @@ def _yaml(p: Problem, metric: str) -> str:
             if q.judged is not None:
                 lines.append(f"    judged: {list(q.judged)}")
     return "\n".join(lines)
-
-
-def _question(qid: str, metric: str, problem: str) -> str:
-    body = "\n".join("      " + line for line in problem.strip().splitlines())
-    return (f"  - id: {qid}\n    topic: hand-computation\n    kind: numeric\n"
-            f"    prompt: \"{qid}\"\n    metric: {metric}\n    problem:\n{body}\n")
-
-
-def _load(tmp_path: Path, *items: str):
-    path = tmp_path / "pack.yaml"
-    path.write_text(HEAD + "".join(items), encoding="utf-8")
-    return load_pack(path)
 
 
 def test_a_pack_accepts_every_registered_metric_and_rejects_any_other(tmp_path):
@@ -238,8 +225,8 @@ def test_trec_eval_names_map_to_registered_metrics():
 
 def _generated_metrics() -> set[str]:
     from drills.generators import REGISTRY
+    from drills.generators.instantiate import instantiate
     from drills.model import Question, Source
-    from drills.quiz.plan import instantiate
 
     found = set()
     for name, gen in REGISTRY.items():

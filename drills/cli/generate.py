@@ -23,8 +23,9 @@ from drills.cli.options import check_count, check_difficulty, check_seed, pick_s
 from drills.cli.style import echo_paged
 from drills.display import display_width
 from drills.generators import REGISTRY
+from drills.generators.instantiate import GenerationError
 from drills.publish.worksheet import markdown_sheet, text_sheet
-from drills.quiz.plan import GenerationError, item_json, plan, prepared_all
+from drills.quiz.plan import item_json, plan, prepared_all
 from drills.safetext import json_text
 
 

@@ -19,8 +19,9 @@ import click
 from drills.cli.completion import complete_packs
 from drills.cli.errors import Exit, fail
 from drills.display import Style, display_width
+from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.model import DIFFICULTIES, Question
-from drills.quiz.plan import GenerationError, instantiate, item_rng, plan
+from drills.quiz.plan import plan
 from drills.safetext import plural
 
 WELCOME = (

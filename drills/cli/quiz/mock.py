@@ -17,8 +17,9 @@ from drills.cli.options import MAX_MINUTES, check_count, check_seconds, check_se
 from drills.cli.quiz.flow import quiz_options
 from drills.cli.quiz.run import FEEDBACK_ALIASES, run_quiz
 from drills.cli.store_access import open_store
+from drills.generators.instantiate import GenerationError
 from drills.model import Question
-from drills.quiz.plan import GenerationError, mock_plan
+from drills.quiz.plan import mock_plan
 from drills.quiz.timing import mock_limits
 
 

@@ -35,8 +35,9 @@ from drills.cli.quiz.flow import (
 )
 from drills.cli.quiz.run import run_quiz
 from drills.cli.store_access import open_store
+from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.model import Question
-from drills.quiz.plan import GenerationError, instantiate, item_rng, plan, weighted_plan
+from drills.quiz.plan import plan, weighted_plan
 from drills.safetext import plural
 from drills.tui.terminal import is_terminal
 
