@@ -110,6 +110,48 @@ class Part:
 
 
 @dataclass(frozen=True)
+class KeyPoint:
+    """One point of a concept question's rubric: the ways a candidate says it
+    (``accept`` phrasings, drills.grading.concept.phrasing) and whether a correct answer
+    must make it."""
+
+    text: str
+    required: bool = False
+    accept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A wrong belief candidates hold about a concept question: a stable snake_case
+    ``id`` (stored like a slip id), a one-line ``correction`` and the phrasings that
+    signal it."""
+
+    id: str
+    correction: str
+    signals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Example:
+    """A sample answer and how its rubric must grade it (a question test, run by lint)."""
+
+    answer: str
+    verdict: str
+    points: tuple[str, ...] | None = None  # None: not checked
+    misconceptions: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """How a concept answer is graded: key points (some required), wrong beliefs, examples."""
+
+    points: tuple[KeyPoint, ...]
+    misconceptions: tuple[Misconception, ...] = ()
+    examples: tuple[Example, ...] = ()
+
+
+@dataclass(frozen=True)
 class Question:
     """A question as written in a pack (or made by a generator).
 
@@ -118,7 +160,8 @@ class Question:
     generated: ``generator`` + ``params``; ``drills.generators`` turns it into a
                concrete numeric or choice Question for a seed.
     choice:    ``options`` (one or more correct).
-    concept:   ``model_answer`` + ``key_points``; self-graded.
+    concept:   ``model_answer`` + ``key_points`` (+ a ``rubric``: graded by
+               drills.grading.concept; without one the learner grades).
     code:      ``function`` + ``signature`` + ``task``; the learner's function is run on
                hidden cases by drills.coding.grade (in a separate process).
     scenario:  ``steps`` (each a question of a STEP_KINDS kind with its ``part``) over one shared
@@ -140,6 +183,8 @@ class Question:
     options: tuple[Option, ...] = ()
     model_answer: str | None = None
     key_points: tuple[str, ...] = ()
+    # concept: how an answer is graded (None: an old pack without one; the learner grades).
+    rubric: Rubric | None = None
     generator: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     tolerance: Tolerance | None = None

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from drills.authoring.rubric_lint import example_errors, rubric_warnings
 from drills.authoring.slip_lint import prompt_errors, restated_steps, slip_warnings
 from drills.coding.grade import all_cases
 from drills.coding.task import problem_for
@@ -136,9 +137,12 @@ class _Linter:
                 report.items += 1
                 errors, _ = self.check_item(instantiate(q, item_rng(0, 0, q.id)) if q.kind == "scenario"
                                             else q, generated=False)
-                report.errors += [f"{where}: {e}" for e in errors]
+                report.errors += [f"{where}: {e}" for e in errors] + example_errors(q)
                 report.warnings += [f"{where}: {w}" for w in slip_warnings(q) + restated_steps(q)]
+                report.warnings += rubric_warnings(q)
                 continue
+            report.errors += example_errors(q)  # a generated scenario's concept steps
+            report.warnings += rubric_warnings(q)
             failures: dict[str, list[int]] = {}
             few: list[int] = []
             for seed in range(self.seeds):

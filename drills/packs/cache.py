@@ -25,15 +25,27 @@ from typing import Any
 
 from drills import __version__, paths
 from drills.engine.problem import Problem
-from drills.model import Narrowing, Option, Part, Question, Source, Tolerance
+from drills.model import (
+    Example,
+    KeyPoint,
+    Misconception,
+    Narrowing,
+    Option,
+    Part,
+    Question,
+    Rubric,
+    Source,
+    Tolerance,
+)
 from drills.packs import leaks
 from drills.packs.meta import PackMeta
 
-FORMAT = 6  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
-# 6: scenarios' steps and parts)
+FORMAT = 7  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
+# 6: scenarios' steps and parts; 7: concept rubrics)
 MAX_BYTES = 16 * 1024 * 1024
 _TYPES: dict[str, type] = {t.__name__: t for t in
-                           (Question, Option, Problem, Tolerance, Narrowing, Source, Part, PackMeta)}
+                           (Question, Option, Problem, Tolerance, Narrowing, Source, Part, PackMeta,
+                            Rubric, KeyPoint, Misconception, Example)}
 _LAZY_TYPES = {"CodeTask": "drills.coding.task"}  # imported when a cached pack has one
 
 

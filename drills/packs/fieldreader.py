@@ -35,6 +35,7 @@ class FieldReader:
     def __init__(self, doc: Document, builtin: bool) -> None:
         self.doc = doc
         self.builtin = builtin
+        self.catalogue: dict[str, Any] = {}  # the pack's shared misconceptions, by id (rubrickind)
 
     def err(self, path: FieldPath, message: str) -> None:
         self.doc.error(path, message)

@@ -19,6 +19,7 @@ from drills.model import Option
 from drills.packs import problems
 from drills.packs.document import INVALID, described
 from drills.packs.errors import FieldPath, excerpt, suggest
+from drills.packs import rubrickind
 from drills.packs.fieldreader import FieldReader
 from drills.packs.meta import PackMeta
 from drills.packs.problems import field_errors
@@ -170,14 +171,10 @@ def choice(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> d
 
 
 def concept(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:
-    """Self-graded: the model answer and the points a good answer must make."""
+    """The model answer and the points a good answer must make, with the rubric that grades
+    an answer (drills.packs.rubrickind) when the question has one."""
     model = c.text(item, p, "model_answer", required=True)
-    points = c.text_list(item, p, "key_points")
-    if points == ():
-        c.err((*p, "key_points") if "key_points" in item else p,
-              "a concept question needs `key_points:` with at least one point")
-        points = None
-    return {"model_answer": model, "key_points": points}
+    return {"model_answer": model, **rubrickind.rubric(c, item, p)}
 
 
 def generated(c: FieldReader, item: dict, p: FieldPath, meta: PackMeta | None) -> dict[str, Any]:

@@ -28,7 +28,7 @@ SCENARIO_FIELDS = ("problem", "generator", "params", "steps", "tolerance")
 _KIND_FIELDS = {
     "numeric": ("metric", "answer", "unit", "tolerance", "code"),
     "choice": ("options", "code"),
-    "concept": ("model_answer", "key_points"),
+    "concept": ("model_answer", "key_points", "misconceptions", "examples"),
     "code": codekind.CODE_FIELDS,
 }
 STEP_COMMON = ("name", "kind", "topic", "prompt", "hints", "explanation", "uses", "change")

@@ -19,7 +19,7 @@ from typing import Any
 
 from drills.engine.problem import GAINS
 from drills.model import DIFFICULTIES, KINDS, TOPICS, Question, Source
-from drills.packs import codekind, kinds, scenariokind
+from drills.packs import codekind, kinds, rubrickind, scenariokind
 from drills.packs.document import INVALID, Document, described
 from drills.packs.errors import FieldPath, excerpt, suggest
 from drills.packs.fieldreader import Check, FieldReader
@@ -30,7 +30,7 @@ ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*")
 TOPIC_RE = re.compile(r"[a-z0-9-]+")
 MAX_ID_LENGTH = 100
 
-TOP_FIELDS = ("pack", "defaults", "questions")
+TOP_FIELDS = ("pack", "defaults", "misconceptions", "questions")
 PACK_FIELDS = ("name", "version", "description", "author")
 DEFAULT_FIELDS = ("tolerance", "gain", "difficulty")
 COMMON_FIELDS = ("id", "topic", "kind", "difficulty", "prompt", "hints", "explanation")
@@ -49,7 +49,7 @@ REGISTRY: dict[str, Kind] = {
     "numeric": Kind(("answer", "problem", "metric", "unit", "tolerance", "code"), kinds.numeric),
     "generated": Kind(("generator", "params", "tolerance"), kinds.generated),
     "choice": Kind(("options", "code"), kinds.choice),
-    "concept": Kind(("model_answer", "key_points"), kinds.concept),
+    "concept": Kind(("model_answer", "key_points", "misconceptions", "examples"), kinds.concept),
     "code": Kind(codekind.CODE_FIELDS, codekind.code),
     "scenario": Kind(scenariokind.SCENARIO_FIELDS, scenariokind.scenario),
 }
@@ -80,6 +80,7 @@ def _pack(c: FieldReader) -> tuple[PackMeta | None, list[Question]]:
                   "(see docs/packs.md)")
         return None, []
     meta = _meta(c, data)
+    c.catalogue = rubrickind.catalogue(c, data.get("misconceptions"))
     questions = data.get("questions")
     if questions is INVALID:
         return meta, []

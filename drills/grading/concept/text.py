@@ -1,0 +1,234 @@
+"""Free text as the concept grader reads it: tokens with their place in the answer,
+stems, the field's abbreviations, negation scopes and the claims (windows) a phrasing
+must match inside.
+
+Deterministic and linear in the length of the text; nothing here runs text. The rules:
+
+- words are lower-cased and crudely stemmed (``normalises``, ``normalized`` and
+  ``normalisation`` read alike); the field's multi-word names become one token
+  (``ideal DCG`` reads as ``idcg``, ``reciprocal rank`` as ``rr``); ``doesn't`` reads
+  as ``does not``;
+- negation (after NegEx, Chapman et al. 2001): a trigger (``not``, ``no``, ``never``,
+  ``without``, ``non-``, ...) negates the next few content words, up to a comma, a
+  clause word (``because``, ``so``, ``which``, ...) or the end of the claim; ``X is
+  false``/``wrong``/``a myth`` negates what came before it in the clause;
+- contrast: ``unlike X``, ``rather than X``, ``instead of X``, ``as opposed to X``
+  mark X as negated (it is what the claim is *not* about);
+- a claim (window) ends at ``.``, ``;``, ``:``, ``?``, ``!``, a new line, or a
+  contrast conjunction (``but``, ``however``, ``whereas``, ``although``, ``yet``):
+  a phrasing never matches across two claims.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Longer answers are cut here before any work (the quiz refuses longer ones anyway).
+MAX_CHARS = 10_000
+
+STOP = frozenset("""a an the of to in on at by for with from into onto as is are was were be been
+being am it its this that these those there here they them their we our you your i me my he she
+his her do does did doing done has have had having will would shall should can could may might
+must just also only very much really quite so such then than too some any each every all both
+either own same other another which who whom whose what when where why how whether if or and
+about over under up down out off again further once more most""".split()) - {
+    "more", "most", "same", "other", "all", "only", "each", "every", "under", "over", "up", "down",
+    "than", "before", "after", "above", "below", "once"}
+# Words that negate what follows (their scope: see ``_negate``).
+NEGATIONS = frozenset("not no never none nothing neither nor without non nobody cannot".split())
+# Words that end a negation scope (a new clause starts).
+SCOPE_ENDS = frozenset("""because since so which who that therefore thus hence then when whereas but
+however although though yet while as if unless whereby instead rather""".split())
+# Words that end a claim: a phrasing never matches across them.
+CLAIM_ENDS = frozenset("but however whereas although though yet".split())
+# "X is false" (is/are + one of these) negates X, back to the start of the clause.
+POST_NEGATIONS = frozenset("false wrong incorrect myth untrue misconception".split())
+CONTRASTS = (("unlike",), ("rather", "than"), ("instead", "of"), ("as", "opposed", "to"),
+             ("in", "contrast", "to"), ("as", "against"))
+SCOPE_WORDS = 6  # content words a negation trigger reaches
+
+# The field's names written out, read as their abbreviation (longest first).
+PHRASES: tuple[tuple[str, str], ...] = tuple(sorted((
+    ("normalized discounted cumulative gain", "ndcg"), ("normalised discounted cumulative gain", "ndcg"),
+    ("discounted cumulative gain", "dcg"), ("cumulative gain", "cg"),
+    ("ideal discounted cumulative gain", "idcg"), ("ideal dcg", "idcg"), ("dcg of the ideal", "idcg"),
+    ("mean reciprocal rank", "mrr"), ("reciprocal rank", "rr"), ("expected reciprocal rank", "err"),
+    ("mean average precision", "map"), ("average precision", "ap"), ("rank biased precision", "rbp"),
+    ("rank-biased precision", "rbp"), ("learning to rank", "ltr"), ("learning-to-rank", "ltr"),
+    ("click through rate", "ctr"), ("click-through rate", "ctr"), ("clickthrough rate", "ctr"),
+    ("maximal marginal relevance", "mmr"), ("null hypothesis", "h0"),
+    ("minimum detectable effect", "mde"), ("sample ratio mismatch", "srm"),
+    ("inverse propensity", "ips"), ("inverse-propensity", "ips"),
+    ("confidence interval", "ci"), ("log base", "base"), ("a/b test", "abtest"), ("a/b", "abtest"),
+), key=lambda kv: -len(kv[0])))
+# One spelling for words (and abbreviations) the field uses interchangeably.
+SAME = {
+    "doc": "document", "docs": "document", "pos": "position", "prob": "probability",
+    "probabilities": "probability", "rel": "relevance", "relevant": "relevance",
+    "judgement": "judgment", "judgements": "judgment", "judgments": "judgment",
+    "graded": "grade", "labelled": "label", "labeled": "label",
+    "log2": "log", "logarithm": "log", "logarithmic": "log", "ln": "log",
+    "nonrelevant": "irrelevant", "optimal": "ideal", "perfect": "ideal", "cut": "cutoff",
+    "truncat": "cutoff", "truncated": "cutoff", "truncate": "cutoff", "truncation": "cutoff",
+    "top-k": "top", "bigger": "larger", "greater": "larger", "higher": "larger", "exceed": "above",
+    "smaller": "lower", "less": "lower", "fewer": "lower", "exponential": "exponent",
+    "significant": "signific", "significance": "signific", "interleaving": "interleav",
+    "penalise": "penaliz", "penalize": "penaliz", "randomise": "randomiz", "randomize": "randomiz",
+}
+_SUFFIXES = ("isations", "izations", "isation", "ization", "ational", "ations", "ation", "ising",
+             "izing", "ised", "ized", "ises", "izes", "ise", "ize", "ingly", "edly", "ings", "ing",
+             "ness", "ments", "ment", "ities", "ity", "ives", "ive", "ally", "ly", "ies", "ied",
+             "es", "ed", "s")
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|<=|>=|!=|[<>=/^@+]|[.;:?!\n]|,|\(|\)")
+_CONTRACTION = re.compile(r"\b(ca|wo|do|does|did|is|are|was|were|has|have|had|could|should|would|need|must)n['’]t\b")
+
+
+def stem(word: str) -> str:
+    """A crude, predictable stem: one suffix off (the stem keeps 3 letters), -our -> -or,
+    British -is- -> -iz-, a final e dropped; the field's one spelling before and after."""
+    word = _rule(SAME.get(word, word))
+    return _SAME_STEMS.get(word, word)
+
+
+def _rule(word: str) -> str:
+    if not word.isalpha() or len(word) <= 3:
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied", "ities", "ity"):
+                base += "y" if suffix in ("ies", "ied") else ""
+            if suffix in ("isations", "isation", "ising", "ised", "ises", "ise",
+                          "izations", "ization", "izing", "ized", "izes", "ize"):
+                base += "iz"
+            word = base
+            break
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
+    if word.endswith("our") and len(word) > 5:
+        word = word[:-3] + "or"
+    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "lsz":
+        word = word[:-1]  # stopp(ed) -> stop
+    return word
+
+
+_SAME_STEMS = {_rule(k): _rule(v) for k, v in SAME.items() if _rule(k) != _rule(v)}
+
+
+def canonical_number(token: str) -> str:
+    if "." in token:
+        whole, frac = token.split(".", 1)
+        frac = frac.rstrip("0")
+        return (whole.lstrip("0") or "0") + ("." + frac if frac else "")
+    return token.lstrip("0") or "0"
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word or symbol: its stem (``key``), where it is in the text, and how it reads."""
+
+    key: str
+    start: int
+    end: int
+    claim: int  # which claim (window) it belongs to
+    negated: bool
+    neg_from: int  # where the negation (or contrast) that covers it starts (its own start if none)
+    glued: bool  # written right after the previous token, with no space (``1/r``, ``dcg@k``)
+    word: str  # the raw lower-cased word
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text[:MAX_CHARS]).lower()
+    text = (text.replace("’", "'").replace("≥", ">=").replace("≤", "<=").replace("≠", "!=")
+            .replace("−", "-").replace("–", "-").replace("—", "-").replace("×", "x"))
+    text = _CONTRACTION.sub(lambda m: (m.group(1) if m.group(1) not in ("ca", "wo") else
+                                       {"ca": "can", "wo": "will"}[m.group(1)]) + " not", text)
+    return text.replace("cannot", "can not").replace("n't", " not")
+
+
+def _raw(text: str) -> list[tuple[str, int, int]]:
+    """(word, start, end): symbols kept, hyphens and apostrophes dropped, field names joined."""
+    out: list[tuple[str, int, int]] = []
+    for m in _TOKEN.finditer(text):
+        word = m.group()
+        if word[0].isdigit() and "." in word:
+            word = canonical_number(word)
+        out.append((word, m.start(), m.end()))
+    # The field's names written out -> one token ("reciprocal rank" -> "rr").
+    joined: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(out):
+        for phrase, abbrev in PHRASES:
+            words = phrase.replace("-", " ").replace("/", " / ").split()
+            n = len(words)
+            if [w for w, _, _ in out[i:i + n]] == words:
+                joined.append((abbrev, out[i][1], out[i + n - 1][2]))
+                i += n
+                break
+        else:
+            joined.append(out[i])
+            i += 1
+    return joined
+
+
+def tokens(text: str) -> list[Token]:
+    """The text's tokens, content words stemmed, with claims and negation marked.
+    Stop words and punctuation are dropped from the result (they only shape the marks)."""
+    norm = _normalise(text)
+    raw = _raw(norm)
+    words = [w for w, _, _ in raw]
+    n = len(raw)
+    negated = [-1] * n  # the index of the trigger that negates the word, or -1
+    claim = [0] * n
+    current = 0
+    for i, w in enumerate(words):
+        if w in (".", ";", ":", "?", "!", "\n") or w in CLAIM_ENDS:
+            current += 1
+        claim[i] = current
+    _negate(words, claim, negated)
+    out: list[Token] = []
+    prev_end = -2
+    for i, (w, start, end) in enumerate(raw):
+        glued = start == prev_end
+        prev_end = end
+        if w in STOP or w in NEGATIONS or w in SCOPE_ENDS or w in _DROPPED:
+            continue
+        by = negated[i]
+        out.append(Token(stem(w), start, end, claim[i], by >= 0, raw[by][1] if by >= 0 else start,
+                         glued, w))
+    return out
+
+
+def _ends_scope(w: str) -> bool:
+    return w in SCOPE_ENDS or w in CLAIM_ENDS or w in (",", ".", ";", ":", "?", "!", "\n", "(", ")")
+
+
+_DROPPED = frozenset({",", ".", ";", ":", "?", "!", "\n", "(", ")", "unlike", "rather", "instead",
+                      "opposed"}) | CLAIM_ENDS
+
+
+def _negate(words: list[str], claim: list[int], negated: list[int]) -> None:
+    n = len(words)
+    for i, w in enumerate(words):
+        contrast = next((c for c in CONTRASTS if tuple(words[i:i + len(c)]) == c), None)
+        if w in NEGATIONS or contrast:
+            j, reach = i + (len(contrast) if contrast else 1), 0
+            while j < n and not _ends_scope(words[j]) and reach < SCOPE_WORDS:
+                negated[j] = i
+                reach += words[j] not in STOP
+                j += 1
+        if w in POST_NEGATIONS and i > 0 and words[i - 1] in ("is", "are", "was", "a", "be"):
+            j = i - 1
+            while j >= 0 and not _ends_scope(words[j]) and claim[j] == claim[i]:
+                negated[j] = j
+                j -= 1
+
+
+def is_negative(text: str) -> bool:
+    """Whether a phrasing states a negated claim (it contains a negation or a contrast)."""
+    words = [w for w, _, _ in _raw(_normalise(text))]
+    return any(w in NEGATIONS for w in words) or any(
+        tuple(words[i:i + len(c)]) == c for i in range(len(words)) for c in CONTRASTS)
