@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.bank_text import point_texts
+
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION_DIR = ROOT / "questions"
 
@@ -451,7 +453,7 @@ COMMON_KEYS = {"id", "topic", "kind", "difficulty", "prompt", "hints", "explanat
 KIND_KEYS = {
     "numeric": {"answer", "problem", "metric", "unit"},
     "choice": {"options"},
-    "concept": {"model_answer", "key_points"},
+    "concept": {"model_answer", "key_points", "misconceptions", "examples"},
     "generated": {"generator", "params"},
 }
 
@@ -496,7 +498,7 @@ def test_question_shape(item):
         assert q.get("explanation", "").strip()
     elif kind == "concept":
         assert isinstance(q["model_answer"], str) and len(q["model_answer"]) > 200
-        kp = q["key_points"]
+        kp = point_texts(q["key_points"])
         assert 3 <= len(kp) <= 5 and all(isinstance(p, str) and p.strip() for p in kp)
     else:
         assert q["generator"] in GENERATOR_PARAMS
@@ -852,7 +854,7 @@ KNOWN = _known_values()
 
 def _texts(q: dict) -> list[str]:
     out = [q.get("prompt", ""), q.get("explanation", ""), q.get("model_answer", "")]
-    out += q.get("hints", []) + q.get("key_points", [])
+    out += q.get("hints", []) + point_texts(q.get("key_points"))
     for o in q.get("options", []):
         out += [o.get("text", ""), o.get("explanation", "")]
     return [t for t in out if t]

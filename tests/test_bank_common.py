@@ -16,6 +16,7 @@ import yaml
 
 from drills.model import TOPICS
 from drills.packs import load_pack
+from tests.bank_text import point_texts
 
 QUESTION_DIR = Path(__file__).resolve().parent.parent / "questions"
 FILES = sorted(QUESTION_DIR.glob("*.yaml"))
@@ -61,7 +62,7 @@ def test_question_shape(item):
         assert all(o.get("explanation", "").strip() for o in options), "every option explained"
         assert len({o["text"] for o in options}) == len(options)
     elif kind == "concept":
-        assert len(q["model_answer"]) > 200 and 3 <= len(q["key_points"]) <= 6
+        assert len(q["model_answer"]) > 200 and 3 <= len(point_texts(q["key_points"])) <= 6
     elif kind == "numeric":
         assert q.get("explanation", "").strip() and q.get("hints"), "explained, with a hint"
     assert q["prompt"].strip() and q.get("explanation", "x").strip()

@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from drills.packs import load_pack
+from tests.bank_text import point_texts
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "diversity.yaml"
 RAW = yaml.safe_load(PATH.read_text(encoding="utf-8"))
@@ -268,7 +269,7 @@ def test_every_decimal_in_the_pack_is_checked_here():
     texts = []
     for q in RAW["questions"]:
         texts += [q["prompt"], q.get("explanation", ""), q.get("model_answer", "")]
-        texts += q.get("hints", []) + q.get("key_points", [])
+        texts += q.get("hints", []) + point_texts(q.get("key_points"))
         for o in q.get("options", []):
             texts += [o["text"], o.get("explanation", "")]
     found = {m.group() for t in texts for m in re.finditer(r"(?<![\w.])\d+\.\d+", t)}

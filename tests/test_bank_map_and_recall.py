@@ -24,6 +24,7 @@ from drills.engine.metrics.registry import metric_value
 from drills.generators.instantiate import instantiate, item_rng
 from drills.grading.reference import reference
 from drills.packs import load_pack
+from tests.bank_text import point_texts
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "map-and-recall.yaml"
 RAW = yaml.safe_load(PATH.read_text(encoding="utf-8"))
@@ -251,7 +252,7 @@ _FRACTION = re.compile(r"(?<![\w./^])(\d+)/(\d+)(?![\w(/^]|\.\d)")
 
 def _texts(q: dict) -> list[str]:
     out = [q.get("prompt", ""), q.get("explanation", ""), q.get("model_answer", "")]
-    out += q.get("hints", []) + q.get("key_points", [])
+    out += q.get("hints", []) + point_texts(q.get("key_points"))
     for o in q.get("options", []):
         out += [o["text"], o.get("explanation", "")]
     return [t for t in out if t]

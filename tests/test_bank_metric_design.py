@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from drills.packs import load_pack
+from tests.bank_text import point_texts
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "metric-design.yaml"
 RAW = yaml.safe_load(PATH.read_text(encoding="utf-8"))
@@ -97,7 +98,7 @@ FRACTION = re.compile(r"(?<![\w./])(\d+)/(\d+)(?![\w/(])")
 
 def texts(q: dict) -> list[str]:
     out = [q["prompt"], *q.get("hints", []), q.get("explanation", ""), q.get("model_answer", ""),
-           *q.get("key_points", [])]
+           *point_texts(q.get("key_points"))]
     for o in q.get("options", []):
         out += [o["text"], o.get("explanation", "")]
     return out

@@ -22,6 +22,7 @@ import yaml
 
 from drills.answers.parser import parse
 from drills.packs import load_pack
+from tests.bank_text import point_texts
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "position-bias.yaml"
 PACK = yaml.safe_load(PATH.read_text(encoding="utf-8"))
@@ -30,7 +31,7 @@ QUESTIONS = {q["id"]: q for q in PACK["questions"]}
 
 def text_of(q: dict) -> str:
     parts = [q.get("prompt", ""), q.get("explanation", ""), q.get("model_answer", "")]
-    parts += list(q.get("hints", [])) + list(q.get("key_points", []))
+    parts += list(q.get("hints", [])) + list(point_texts(q.get("key_points")))
     for o in q.get("options", []):
         parts += [o["text"], o.get("explanation", "")]
     return "\n".join(parts)

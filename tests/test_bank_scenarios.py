@@ -25,6 +25,7 @@ from drills.generators.instantiate import instantiate, item_rng
 from drills.model import TOPICS
 from drills.packs import discover, load_pack, validate_paths
 from drills.packs.leaks import find_leaks
+from tests.bank_text import point_texts
 
 from . import cascade_reference as cascade
 from . import metrics_reference as mref
@@ -420,7 +421,7 @@ def test_concept_steps_are_substantial():
     for q in FIXED:
         for s in q["steps"]:
             if s["kind"] == "concept":
-                assert len(s["model_answer"]) > 200 and 3 <= len(s["key_points"]) <= 6, (q["id"], s["name"])
+                assert len(s["model_answer"]) > 200 and 3 <= len(point_texts(s["key_points"])) <= 6, (q["id"], s["name"])
 
 
 # --------------------------------------------------------------------------- what the prompts show

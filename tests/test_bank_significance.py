@@ -26,6 +26,7 @@ import pytest
 import yaml
 
 from drills.packs import load_pack
+from tests.bank_text import point_texts
 
 PATH = Path(__file__).resolve().parent.parent / "questions" / "significance.yaml"
 RAW = yaml.safe_load(PATH.read_text(encoding="utf-8"))
@@ -46,7 +47,7 @@ def texts(q: dict) -> list[str]:
     out = [q["prompt"], *q.get("hints", [])]
     for o in q.get("options", []):
         out += [o["text"], o.get("explanation", "")]
-    out += [q.get("explanation", ""), q.get("model_answer", ""), *q.get("key_points", [])]
+    out += [q.get("explanation", ""), q.get("model_answer", ""), *point_texts(q.get("key_points"))]
     return out
 
 

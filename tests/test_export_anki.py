@@ -22,6 +22,7 @@ import yaml
 from click.testing import CliRunner
 
 from drills.cli import cli
+from tests.bank_text import point_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 BANK = sorted((ROOT / "questions").glob("*.yaml"))
@@ -204,7 +205,7 @@ def test_concept_and_code_notes(bank):
         if q["kind"] == "concept":
             f = notes[guid_for("drills", q["id"])]["fields"]
             assert words(q["model_answer"]) in plain(f["ModelAnswer"])
-            assert f["KeyPoints"].count("<li>") == len(q["key_points"])
+            assert f["KeyPoints"].count("<li>") == len(point_texts(q["key_points"]))
         elif q["kind"] == "code":
             f = notes[guid_for("drills", q["id"])]["fields"]
             assert f"drills code check FILE --question {q['id']}" in f["Check"]

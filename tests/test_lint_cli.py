@@ -57,9 +57,11 @@ def test_a_good_pack_passes(tmp_path):
     path.write_text(PACK, encoding="utf-8")
     result = lint(str(path), "--seeds", "30")
     assert result.exit_code == 0, result.stdout + result.stderr
-    # the one fixed `answer:` without a problem is listed: it can diagnose nothing
-    assert "0 errors, 1 warning" in result.stdout
+    # the one fixed `answer:` without a problem is listed: it can diagnose nothing; and the
+    # concept question without a rubric: its learner grades themselves
+    assert "0 errors, 2 warnings" in result.stdout
     assert "warning: " in result.stdout and "t-fixed: can diagnose nothing" in result.stdout
+    assert "no rubric (required points, misconceptions, examples)" in result.stdout
     summary = result.stdout.strip().splitlines()[-1]
     assert "15 generated x 30 seeds" in summary and f"{15 * 30 + 3} items checked" in summary
 

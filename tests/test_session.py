@@ -9,6 +9,7 @@ import pytest
 
 from drills.display import Style
 from drills.engine.problem import Problem
+from drills.grading.keypoints import covered
 from drills.model import Option, Question
 from drills.quiz.session import (
     COMMANDS,
@@ -25,7 +26,6 @@ from drills.quiz.session import (
     StepsShown,
     TimedOut,
     Waiting,
-    covered,
 )
 from drills.tui.render import render
 

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "docs": "drills.cli.docs:docs",
     "code": "drills.cli.quiz.code:code",
     "export": "drills.cli.export:export",
+    "grade": "drills.cli.grade:grade",
 }
 
 
@@ -48,6 +49,7 @@ SHORT_HELP: dict[str, str] = {
     "docs": "Read the documentation in the terminal.",
     "export": "Export the question packs as an Anki deck.",
     "generate": "Print a worksheet with an answer key.",
+    "grade": "Grade one answer to a question by id (concept, numeric, choice).",
     "history": "List, show, export and import your past sessions.",
     "mock": "A timed mock interview with a report card.",
     "packs": "List, check, create, install and update question packs.",

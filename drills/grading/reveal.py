@@ -37,9 +37,37 @@ def answer_for(q: Question) -> dict[str, Any]:
     return {"expected": ref.text, "expected_value": ref.value, "explanation": "\n".join(lines)}
 
 
-def concept_text(q: Question, points: tuple[tuple[str, bool], ...]) -> str:
-    lines = ["Model answer:", (q.model_answer or "").strip()]
+def concept_text(q: Question, points: tuple[tuple[str, bool], ...], grade: Any = None) -> str:
+    """The full feedback on a concept answer: with a rubric's ``grade``
+    (drills.grading.concept.grade.ConceptGrade) its verdict and wrong beliefs first, then the
+    model answer and the key points (made, with the learner's words, or missed)."""
+    lines: list[str] = []
+    if grade is not None:
+        lines += [verdict_line(grade)]
+        for m in grade.misconceptions:
+            lines += [f"Wrong belief ({m.id}): {m.correction}", f"  you said: \"{m.evidence}\""]
+        lines.append("")
+    lines += ["Model answer:", (q.model_answer or "").strip()]
+    if grade is not None:
+        lines += ["", "Key points:"] + [
+            f"  [{'x' if p.covered else ' '}] {p.text}" + (" (required)" if p.required and not p.covered else "")
+            + (f' - "{p.evidence}"' if p.covered else "") for p in grade.points]
+        return "\n".join(lines)
     marks = points or tuple((p, False) for p in q.key_points)
     if marks:
         lines += ["", "Key points:"] + [f"  [{'x' if ok else ' '}] {p}" for p, ok in marks]
     return "\n".join(lines)
+
+
+def verdict_line(grade: Any) -> str:
+    """One line: the verdict and why (the wrong belief, or the required points made)."""
+    required = [p for p in grade.points if p.required]
+    made = sum(p.covered for p in required)
+    if grade.verdict == "correct":
+        return f"Correct: every required point made ({made}/{len(required)})."
+    if grade.verdict == "partial":
+        return f"Partial: {made} of {len(required)} required points made, no wrong belief."
+    if grade.misconceptions:
+        names = ", ".join(m.id for m in grade.misconceptions)
+        return f"Wrong: a wrong belief ({names})."
+    return "Wrong: the answer makes none of the key points."

@@ -16,10 +16,9 @@ from drills.engine.metrics.registry import metric_value, names
 from drills.engine.problem import ProblemError
 from drills.generators import REGISTRY
 from drills.model import Option
-from drills.packs import problems
+from drills.packs import problems, rubrickind
 from drills.packs.document import INVALID, described
 from drills.packs.errors import FieldPath, excerpt, suggest
-from drills.packs import rubrickind
 from drills.packs.fieldreader import FieldReader
 from drills.packs.meta import PackMeta
 from drills.packs.problems import field_errors

@@ -48,6 +48,8 @@ class Record:
     explanation: str = ""  # full text: verdict, diagnosis, worked solution
     would_have: str | None = None  # a timeout whose typed, unsent answer was graded: its verdict
     item: int = -1  # the planned item (0-based) it belongs to: a scenario's steps share one
+    concept: Any = None  # drills.grading.concept.grade.ConceptGrade of a concept answer with a rubric
+    overridden: bool = False  # the learner overruled the grader's verdict (:override)
 
 
 @dataclass(frozen=True)
@@ -140,11 +142,13 @@ class StepsShown:
 
 @dataclass(frozen=True)
 class Revealed:
-    """A concept answer was submitted: the model answer and which key points it covered."""
+    """A concept answer was submitted: the model answer, which key points it covered and,
+    with a rubric, its grade (drills.grading.concept.grade.ConceptGrade)."""
 
     question: Question
     model_answer: str
     key_points: tuple[tuple[str, bool], ...]
+    grade: Any = None
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from drills.grading.keypoints import covered, significant_words  # noqa: F401 - re-exported
-from drills.grading.reveal import answer_for, concept_text
+from drills.grading.reveal import answer_for
 from drills.grading.scenario import RIGHT, flatten, regrade
 from drills.model import Question
 from drills.quiz.commands import ALIASES, COMMANDS, command, command_name, help_text  # noqa: F401 - re-exported
+from drills.quiz.concept import GRADE_VERDICT, GRADES, Concepts  # noqa: F401 - re-exported
 from drills.quiz.events import (  # noqa: F401 - re-exported: the front ends import them from here
     RECORD_EVENTS,
     Event,
@@ -42,19 +42,14 @@ from drills.quiz.events import (  # noqa: F401 - re-exported: the front ends imp
 from drills.quiz.steps import Steps
 
 FEEDBACK: tuple[str, ...] = ("brief", "full", "end")
-
-GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # A concept answer is a few sentences; a numeric or choice answer is capped by the parser
 # (drills.answers.parser.MAX_LENGTH). Longer text is refused before any work is done on it.
 MAX_CONCEPT_LENGTH = 10_000
 MAX_CODE_LENGTH = 100_000  # a solution file
-# A concept answer is self-graded; the transcript and the store see a verdict.
-# As in spaced repetition: "hard" is a recall, with effort; only "again" is a miss.
-GRADE_VERDICT = {"again": "wrong", "hard": "correct", "good": "correct", "easy": "correct"}
-_GRADE_ALIASES = {"1": "again", "2": "hard", "3": "good", "4": "easy",
-                  "a": "again", "h": "hard", "g": "good", "e": "easy"}
-class Session(Steps):
+
+
+class Session(Steps, Concepts):
     """Ask ``items`` in order; ``submit`` and the commands return events to render."""
 
     def __init__(self, items: list[Question], options: Options | None = None,
@@ -83,6 +78,7 @@ class Session(Steps):
         self._limit: float | None = None
         self._started = clock()
         self._pending: Revealed | None = None  # concept answer revealed, awaiting a self-grade
+        self._override = False  # the learner overruled the pending concept verdict (:override)
         self._given = ""
         self._answer_seconds = 0.0
         self._waiting = False
@@ -238,20 +234,6 @@ class Session(Steps):
         return [InvalidAnswer(f"answer too long ({length:,} characters, at most "
                               f"{self.input_limit():,})")]
 
-    def self_grade(self, grade: str) -> list[Event]:
-        """again | hard | good | easy (or 1-4) after a concept answer was revealed."""
-        if self._pending is None:
-            return [InvalidAnswer("nothing to grade yet: answer the question first")]
-        name = _GRADE_ALIASES.get(grade.strip().lower(), grade.strip().lower())
-        if name not in GRADES:
-            return [InvalidAnswer("grade yourself: again, hard, good or easy (or 1-4)")]
-        pending, self._pending = self._pending, None
-        q = pending.question
-        rec = self._record(GRADE_VERDICT[name], self._given, expected=(q.model_answer or "").strip(),
-                           self_grade=name, seconds=self._answer_seconds,
-                           explanation=concept_text(q, pending.key_points))
-        return [Graded(rec, False), *self._advance()]
-
     @command("hint", "show the next hint (one at a time)")
     def hint(self) -> list[Event]:
         q = self.current()
@@ -267,6 +249,8 @@ class Session(Steps):
     @command("steps", "show the full worked solution of the question just graded")
     def steps(self) -> list[Event]:
         """The full worked solution of the question just graded (a correct answer shows one line)."""
+        if self._pending is not None:  # a concept card: its model answer
+            return self.model_answer()
         if not self.records:
             return [Notice("nothing graded yet: answer first (or :skip to see the answer)")]
         if self.deferred and not self.finished:
@@ -285,8 +269,10 @@ class Session(Steps):
             return []
         if self._waiting:  # Ctrl-C on the feedback: go on, never skip a question not yet seen
             return self.go_on()
-        if self._pending is not None:  # a concept answer already typed: keep it, ungraded
-            return [Skipped(self._ungraded(), self.deferred), *self._advance()]
+        if self._pending is not None:  # a concept answer already typed: keep it (concept.py)
+            graded = self._pending.grade is not None
+            rec = self._ungraded()
+            return [Graded(rec, self.deferred) if graded else Skipped(rec, self.deferred), *self._advance()]
         rec = self._record("skipped", "", **answer_for(self.items[self.index]))
         return [Skipped(rec, self.deferred), *self._advance()]
 
@@ -320,7 +306,9 @@ class Session(Steps):
             return []
         events: list[Event] = []
         if self._pending is not None:  # a typed concept answer is saved, not lost
-            events.append(Skipped(self._ungraded(), True))
+            graded = self._pending.grade is not None
+            rec = self._ungraded()
+            events.append(Graded(rec, True) if graded else Skipped(rec, True))
         self.finished = True
         self.quit_early = early and len(self.records) < len(self.items)
         return [*events, Finished(self.summary())]
@@ -347,23 +335,6 @@ class Session(Steps):
             q = self.items[self.index] = prepared(q)
         number, total = self.position()
         return QuestionShown(number - 1, total, q, self._limit)
-
-    def _reveal(self, text: str) -> list[Event]:
-        q = self.items[self.index]
-        self._given = text.strip()
-        self._answer_seconds = self.clock() - self._shown_at
-        points = tuple((p, covered(p, text)) for p in q.key_points)
-        self._pending = Revealed(q, (q.model_answer or "").strip(), points)
-        return [self._pending]
-
-    def _ungraded(self) -> Record:
-        """The revealed concept answer, recorded as skipped: no self-grade was given."""
-        pending, self._pending = self._pending, None
-        assert pending is not None
-        q = pending.question
-        return self._record("skipped", self._given, expected=(q.model_answer or "").strip(),
-                            seconds=self._answer_seconds,
-                            explanation=concept_text(q, pending.key_points))
 
     def _record(self, verdict: str, given: str, *, seconds: float | None = None, **fields: Any) -> Record:
         q = self.items[self.index]

@@ -28,6 +28,7 @@ from drills.quiz.session import (
 )
 from drills.safetext import shorten, visible
 from drills.tui.chains import chain_lines, number, time_lines
+from drills.tui.conceptcard import concept_card
 
 FORMS = {
     "code": "your function, in your editor ($VISUAL or $EDITOR; :edit reopens it) or typed here, "
@@ -94,6 +95,10 @@ def graded(ev: Graded, style: Style) -> str:
     r = ev.record
     if ev.deferred:
         return style.paint("Answer recorded; feedback comes in the report at the end.", "dim")
+    if r.concept is not None:
+        why = " (your override)" if r.overridden else ""
+        rated = f", recall rated {r.self_grade}" if r.self_grade else ""
+        return style.paint(f"Recorded: {r.verdict}{why}{rated}.", "dim")
     if r.self_grade is not None:
         return style.paint(f"Recorded: you graded it {r.self_grade}.", "dim")
     if r.verdict in ("correct", "consistent"):
@@ -181,6 +186,8 @@ def skipped(ev: Skipped | TimedOut, style: Style) -> str:
 
 
 def revealed(ev: Revealed, style: Style) -> str:
+    if ev.grade is not None:  # graded by its rubric: the card (the model answer on s)
+        return concept_card(ev.grade, style)
     lines = [style.paint("Model answer:", "bold"), style.reflow(ev.model_answer, "  ")]
     if ev.key_points:
         got = sum(ok for _, ok in ev.key_points)

@@ -68,11 +68,14 @@ def _adaptive(store: Any, questions: Sequence[Question], seed: int, count: int,
 @click.option("--feedback", type=click.Choice(["brief", "full"]), default=None,
               help="After a miss: a short card, the worked solution on s or :steps (default on a "
                    "terminal), or everything at once (default when input is piped).")
+@click.option("--question", "question_ids", multiple=True, metavar="ID",
+              help="Ask this question, by id (repeatable; asked in the order given).")
 @click.option("--resume", is_flag=True,
               help="Go on with the last practice session you left early (same questions, same seed).")
 @quiz_options
 def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolerance: str | None,
-             adaptive: bool, feedback: str | None, resume: bool, seed: int | None,
+             adaptive: bool, feedback: str | None, question_ids: tuple[str, ...], resume: bool,
+             seed: int | None,
              packs: tuple[str, ...], transcript: str | None) -> None:
     """Practise: questions one at a time, with immediate feedback and worked solutions.
 
@@ -81,6 +84,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     Examples:
       drills practice --topic hand-computation --count 5
       drills practice --seed 42 --transcript run.jsonl
+      drills practice --question mrr-single-relevant-identity
     """
     if resume:
         raise SystemExit(_resume(transcript, feedback))
@@ -93,7 +97,9 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     check_topics(topics, questions)
     welcome = seed is None and first_run(store) and is_terminal()
     seed = pick_seed(seed)
-    if adaptive:
+    if question_ids:
+        items = _chosen(questions, question_ids, seed)
+    elif adaptive:
         items = _adaptive(store, questions, seed, count, topics, difficulty)
     else:
         items = plan_items(questions, seed, count, topics, difficulty)
@@ -107,11 +113,29 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
         click.echo(short)
     options = {"count": count, "topics": list(topics), "difficulty": difficulty, "packs": list(packs),
                "tolerance": tolerance, "adaptive": adaptive, "feedback": feedback,
+               "questions": list(question_ids),
                "plan": [q.id for q in items], "ramp": welcome,
                "plan_steps": [len(q.steps) or 1 for q in items]}  # answers each item takes
     raise SystemExit(run_quiz(items, mode="practice", seed=seed, store=store, options=options,
                               transcript=transcript, tolerance=tol, feedback=feedback,
                               catalog=questions))
+
+
+def _chosen(questions: Sequence[Question], ids: Sequence[str], seed: int) -> list[Question]:
+    """``--question``: those questions, in the order given (a generated one drawn with the seed)."""
+    from drills.cli.grade import find_question  # deferred: only for --question
+
+    by_id = {q.id: q for q in reversed(questions)}
+    items = []
+    for i, ident in enumerate(ids):
+        if "#" in ident:
+            fail(f"{ident}: practise a scenario whole, by its id ({ident.partition('#')[0]})")
+        find_question(ident, list(questions)) if ident not in by_id else None  # fails, naming a near id
+        try:
+            items.append(instantiate(by_id[ident], item_rng(seed, i, ident)))
+        except GenerationError as exc:
+            fail(str(exc), Exit.FAILED)
+    return items
 
 
 def _resume(transcript: str | None, feedback: str | None) -> int:
@@ -134,7 +158,7 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
         what = f"question {missing[0]!r} is no longer in any pack" if missing else "it has no plan saved"
         fail(f"session {left.id} cannot be resumed: {what}", Exit.FAILED)
     try:
-        if opts.get("adaptive"):  # its topic weights came from the history of that day
+        if opts.get("adaptive") or opts.get("questions"):  # not planned: chosen by weight or by id
             items = [instantiate(by_id[qid], item_rng(left.seed, i, qid)) for i, qid in enumerate(ids)]
         else:  # the same planner, seed and options: the same questions and numbers
             items = plan(questions, seed=left.seed, count=int(opts.get("count") or len(ids)),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from drills.grading.concept.text import NEGATIONS, STOP, Token, is_negative, stem, tokens
+from drills.grading.concept.text import NEGATIONS, STOP, Token, is_negative, tokens
 
 MAX_PHRASING = 200  # characters; longer phrasings are refused by the pack check
 MAX_GAP = 12  # content words a phrasing may skip between two of its words
