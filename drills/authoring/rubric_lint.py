@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from drills.grading.concept.grade import grade_concept
+from drills.grading.concept.phrasing import ignored_words
 from drills.model import Example, Question
 from drills.safetext import shorten
 
@@ -71,6 +72,12 @@ def rubric_warnings(q: Question) -> list[str]:
         if len(c.rubric.examples) < MIN_EXAMPLES:
             out.append(f"{where}: {len(c.rubric.examples)} examples; write at least {MIN_EXAMPLES} "
                        "(a right paraphrase, a partial, a wrong belief)")
+        phrasings = [x for p in c.rubric.points for x in p.accept] + [
+            x for m in c.rubric.misconceptions for x in m.signals]
+        for text in phrasings:
+            if ignored_words(text):
+                out.append(f"{where}: phrasing {shorten(text, 40)!r}: "
+                           f"{', '.join(map(repr, ignored_words(text)))} only stop words, never matched")
         if len(c.rubric.misconceptions) < MIN_MISCONCEPTIONS:
             out.append(f"{where}: {len(c.rubric.misconceptions)} misconceptions; name at least "
                        f"{MIN_MISCONCEPTIONS} wrong beliefs candidates hold")

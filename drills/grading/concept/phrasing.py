@@ -83,6 +83,13 @@ def _alternative(text: str) -> Alternative | None:
     return Alternative(keys, prefix)
 
 
+def ignored_words(text: str) -> list[str]:
+    """The ``a|b`` alternatives of a phrasing that read as nothing (stop words only): a pack
+    check names them, since they would silently never match."""
+    return [o for chunk in _WORD.findall(text[:MAX_PHRASING]) if "|" in chunk
+            for o in chunk.split("|") if o and _alternative(o) is None]
+
+
 def compile_phrasing(text: str) -> Phrasing:
     """Read one phrasing (see the module docstring); an empty result matches nothing."""
     terms: list[Term] = []

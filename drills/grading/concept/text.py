@@ -32,7 +32,7 @@ STOP = frozenset("""a an the of to in on at by for with from into onto as is are
 being am it its this that these those there here they them their we our you your i me my he she
 his her do does did doing done has have had having will would shall should can could may might
 must just also only very much really quite so such then than too some any each every all both
-either own same other another which who whom whose what when where why how whether if or and
+either same other another which who whom whose what when where why how whether if or and
 about over under up down out off again further once more most""".split()) - {
     "more", "most", "same", "other", "all", "only", "each", "every", "under", "over", "up", "down",
     "than", "before", "after", "above", "below", "once"}
