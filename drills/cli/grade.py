@@ -31,9 +31,10 @@ def find_question(ident: str, questions: list[Question]) -> Question:
         fail(f"unknown question id {visible(base)!r}" + (f"; did you mean {close[0]!r}?" if close else "")
              + " (`drills packs list` names the packs; ids are in their YAML)")
     if found.kind == "scenario" or found.generator:
-        from drills.generators.instantiate import GenerationError, instantiate, item_rng  # deferred: a draw
+        # deferred: only a generated question or a scenario is drawn
+        from drills.generators.instantiate import GenerationError, instantiate, item_rng
 
-        try:  # deferred: only a generated question or a scenario is drawn
+        try:
             found = instantiate(found, item_rng(0, 0, found.id))
         except GenerationError as exc:
             fail(str(exc), Exit.FAILED)
