@@ -266,7 +266,7 @@ _RENDERERS: dict[type, Any] = {
     InvalidAnswer: lambda ev, st: st.paint(st.wrap(ev.message), "yellow") + "\n"
     + st.paint("Not counted; try again.", "dim"),
     HintShown: lambda ev, st: st.reflow(f"Hint {ev.number}/{ev.of}: {ev.text}"),
-    StepsShown: lambda ev, st: explanation(ev.record, st) if ev.record else st.wrap(ev.text),
+    StepsShown: lambda ev, st: explanation(ev.record, st) if ev.record else st.reflow(ev.text),
     Revealed: revealed,
     Skipped: skipped,
     TimedOut: skipped,

@@ -108,7 +108,7 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     if welcome:  # the very first session: a short welcome, and the easy questions first
         click.echo(welcome_text())
         items = ramp(items)
-    short = shortfall(len(items), count, topics, difficulty)
+    short = None if question_ids else shortfall(len(items), count, topics, difficulty)
     if short:
         click.echo(short)
     options = {"count": count, "topics": list(topics), "difficulty": difficulty, "packs": list(packs),

@@ -63,6 +63,10 @@ def _compiled(text: str) -> Phrasing:
 
 
 def _evidence(answer: str, start: int, end: int) -> str:
+    """The answer's words from ``start`` to ``end``, a bracket left open closed from the answer."""
+    opened = answer.count("(", start, end) - answer.count(")", start, end)
+    while opened > 0 and end < len(answer) and (close := answer.find(")", end, end + 20)) >= 0:
+        end, opened = close + 1, opened - 1
     text = " ".join(answer[start:end].split())
     return text if len(text) <= MAX_EVIDENCE else text[: MAX_EVIDENCE - 3].rstrip() + "..."
 
