@@ -24,6 +24,7 @@ BENCHES = {
     "runner": "bench.bench_runner:bench_runner",
     "trec": "bench.bench_trec:bench_trec",
     "ecosystem": "bench.bench_ecosystem:bench_ecosystem",
+    "concept": "bench.bench_concept:bench_concept",
 }
 
 

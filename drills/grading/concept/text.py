@@ -161,10 +161,9 @@ def _raw(text: str) -> list[tuple[str, int, int]]:
     joined: list[tuple[str, int, int]] = []
     i = 0
     while i < len(out):
-        for phrase, abbrev in PHRASES:
-            words = phrase.replace("-", " ").replace("/", " / ").split()
+        for words, abbrev in _BY_FIRST.get(out[i][0], ()):
             n = len(words)
-            if [w for w, _, _ in out[i:i + n]] == words:
+            if tuple(w for w, _, _ in out[i:i + n]) == words:
                 joined.append((abbrev, out[i][1], out[i + n - 1][2]))
                 i += n
                 break
@@ -172,6 +171,18 @@ def _raw(text: str) -> list[tuple[str, int, int]]:
             joined.append(out[i])
             i += 1
     return joined
+
+
+def _by_first() -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """PHRASES as token tuples, indexed by their first word (longest first)."""
+    index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase, abbrev in PHRASES:
+        words = tuple(m.group() for m in _TOKEN.finditer(phrase.replace("-", " ")))
+        index.setdefault(words[0], []).append((words, abbrev))
+    return index
+
+
+_BY_FIRST = _by_first()
 
 
 def tokens(text: str) -> list[Token]:
