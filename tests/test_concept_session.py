@@ -133,3 +133,15 @@ def test_the_card_fits_twelve_lines_at_any_width():
         assert len(lines) <= CARD_LINES and lines[0].startswith("Wrong")
         assert "IDCG is the DCG of the ideal order" in " ".join(line.strip() for line in lines)
         assert all(len(line) <= width for line in lines), (width, lines)
+
+
+def test_the_mock_report_names_the_wrong_beliefs_with_their_corrections():
+    s = Session([GRADED, NDCG], Options(mode="mock", feedback="end"))
+    s.start()
+    s.submit(BELIEF)
+    finished = s.submit("0.5")[-1]
+    assert isinstance(finished, Finished)
+    report = render(finished, Style(False, 80))
+    assert "Wrong beliefs you stated" in report
+    assert "idcg_is_list_length: IDCG is the DCG of the ideal order, not a length." in report
+    assert "Wrong belief (idcg_is_list_length)" in report  # the explanation of the miss

@@ -230,13 +230,20 @@ def report(s: Summary, style: Style) -> str:
         lines.append(visible(f"  {topic:<22} {right}/{n}"))
     lines += ["", style.paint("Time per question", "bold"), *time_lines(s.records)]
     lines += chain_lines(s.records, style)
-    if s.misconceptions:
+    beliefs = {m.id: m.correction for r in s.records if r.concept is not None and not r.overridden
+               for m in r.concept.misconceptions}
+    slips = {m: n for m, n in s.misconceptions.items() if m not in beliefs}
+    if slips:
         from drills.grading.diagnose import CATALOG  # lazy: the slip catalog, for a report only
 
         lines += ["", style.paint("Wrong formulas you used", "bold")]
-        for mid, n in sorted(s.misconceptions.items(), key=lambda kv: -kv[1]):
+        for mid, n in sorted(slips.items(), key=lambda kv: -kv[1]):
             title = CATALOG[mid].title if mid in CATALOG else ""
             lines.append(f"  {mid} x{n}" + (f": {title}" if title else ""))
+    if beliefs:
+        lines += ["", style.paint("Wrong beliefs you stated", "bold")]
+        for mid, correction in beliefs.items():
+            lines.append(style.wrap(f"  {mid}: {correction}", "    "))
     lines += ["", style.paint("What to review next", "bold")]
     if s.review:
         lines += [visible(f"  - {item}") for item in s.review]
