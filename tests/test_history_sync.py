@@ -142,7 +142,8 @@ def test_the_export_is_self_describing_with_uids_at_the_end(tmp_path):
     (home / "config.toml").write_text('[profile]\nlearner = "Ada  Lovelace"\n')
     data = json.loads(export_file(home, tmp_path / "a.json").read_text())
     assert data["drills_export"] == 1 and data["learner"] == "Ada Lovelace"
-    assert data["attempt_columns"] == list(COLUMNS) and COLUMNS[-2:] == ("uid", "session_uid")
+    assert data["attempt_columns"] == list(COLUMNS)
+    assert COLUMNS[-3:] == ("uid", "session_uid", "overridden")
     datetime.fromisoformat(data["exported_at"])
     assert [tuple(row) for row in data["attempts"]] == [COLUMNS] * 5
     assert {row["uid"] for row in data["attempts"]} == uids(home)
@@ -157,7 +158,7 @@ def test_the_export_is_self_describing_with_uids_at_the_end(tmp_path):
     stored = dict(table(home, "SELECT item_key, card FROM review_cards"))
     assert all(json.loads(stored[k]) == c["card"] for k, c in cards.items())
     csv_head = run(home, "history", "export").stdout.splitlines()[0]
-    assert csv_head.endswith(",scenario,step,uid,session_uid")
+    assert csv_head.endswith(",scenario,step,uid,session_uid,overridden")
 
 
 def test_the_learner_defaults_to_the_login_name(tmp_path, monkeypatch):

@@ -93,7 +93,8 @@ def test_duplicate_migration_name_is_refused():
 def test_indexes_exist_for_stats(store):
     names = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert {"attempts_summary", "attempts_session", "attempts_answered_at",
-            "attempts_verdict", "attempts_with_misconceptions", "review_cards_due"} <= names
+            "attempts_verdict", "attempts_misconceptions_by_kind", "review_cards_due"} <= names
+    assert "attempts_with_misconceptions" not in names  # 006 replaced it
 
 
 # --- unwritable and corrupt -----------------------------------------------------------
@@ -433,7 +434,8 @@ def test_an_old_history_gains_a_nullable_difficulty(tmp_path, monkeypatch):
         buf = io.StringIO()
         export(s, "json", buf)
     assert COLUMNS[15:18] == ("difficulty", "scenario", "step")  # new columns go at the end
-    assert COLUMNS[18:] == ("uid", "session_uid")
+    assert COLUMNS[18:20] == ("uid", "session_uid")
+    assert COLUMNS[20:] == ("overridden",)
     assert [d["difficulty"] for d in json.loads(buf.getvalue())["attempts"]] == [None, "hard"]
 
 
@@ -451,7 +453,7 @@ def test_an_old_history_that_cannot_be_migrated_is_read_from_a_copy(tmp_path, mo
         assert data["attempts"] == 1 and data["no_difficulty"] == 1
     with sqlite3.connect(home / "drills.db") as raw:  # the file itself is as it was
         assert mig.pending(raw) == ["003_attempt_difficulty", "004_attempt_scenario",
-                                    "005_attempt_uid"]
+                                    "005_attempt_uid", "006_attempt_overridden"]
 
 
 def test_the_queries_take_a_handle_not_the_store():

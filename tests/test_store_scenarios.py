@@ -72,7 +72,8 @@ def card_of(store: Store, key: str):
 
 def test_consistent_is_a_verdict_right_after_correct():
     assert VERDICTS[:2] == ("correct", "consistent")
-    assert set(VERDICTS) == {"correct", "consistent", "close", "wrong", "skipped", "timeout"}
+    assert set(VERDICTS) == {"correct", "consistent", "close", "partial", "wrong", "skipped",
+                             "timeout"}
     a = att(verdict="consistent", scenario=SCN, step=3)
     assert (a.scenario, a.step, a.scenario_verdict) == (SCN, 3, None)
     plain = att()
@@ -112,7 +113,8 @@ def _old_history(home: Path, monkeypatch) -> None:
     with sqlite3.connect(home / "drills.db") as raw:
         columns = {row[1] for row in raw.execute("PRAGMA table_info(attempts)")}
         assert "difficulty" in columns and "scenario" not in columns and "step" not in columns
-        assert mig.pending(raw) == ["004_attempt_scenario", "005_attempt_uid"]
+        assert mig.pending(raw) == ["004_attempt_scenario", "005_attempt_uid",
+                                    "006_attempt_overridden"]
 
 
 def test_an_old_history_gains_scenario_and_step(tmp_path, monkeypatch):
@@ -121,7 +123,7 @@ def test_an_old_history_gains_scenario_and_step(tmp_path, monkeypatch):
     with Store.open(home) as s:
         assert mig.pending(s.conn) == []
         names = [r[0] for r in s.conn.execute("SELECT name FROM migrations ORDER BY rowid")]
-        assert names[-2:] == ["004_attempt_scenario", "005_attempt_uid"]
+        assert names[-3:] == ["004_attempt_scenario", "005_attempt_uid", "006_attempt_overridden"]
         indexes = {r[0] for r in s.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'attempts'")}
         assert "attempts_scenario" in indexes
@@ -348,7 +350,7 @@ def test_export_has_scenario_and_step(store):
     export(store, "csv", buf)
     rows = list(csv.DictReader(io.StringIO(buf.getvalue())))
     assert [(r["scenario"], r["step"]) for r in rows] == [(SCN, "1"), (SCN, "2"), (SCN, "3"), ("", "")]
-    assert list(rows[0])[-4:] == ["scenario", "step", "uid", "session_uid"]
+    assert list(rows[0])[-5:] == ["scenario", "step", "uid", "session_uid", "overridden"]
 
 
 def test_session_report_answers_carry_scenario_and_step(store):

@@ -53,6 +53,9 @@ class Attempt:
     ``uid`` is the answer's stable id across machines (issue 16): None means a fresh one
     is drawn when it is recorded; an import passes the exported one, so the same answer
     is never stored twice.
+
+    ``overridden`` is True when the learner overruled the grader (the quiz's ``:override``):
+    ``verdict`` is then the learner's, the one that counts, and the grader said otherwise.
     """
 
     question_id: str
@@ -73,6 +76,7 @@ class Attempt:
     step: int | None = None
     scenario_verdict: str | None = None
     uid: str | None = None
+    overridden: bool = False
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -93,6 +97,8 @@ class Attempt:
                              f"step of a scenario, not {self.scenario_verdict!r} here")
         if self.uid is not None and not is_uid(self.uid):
             raise ValueError(f"uid must be 32 lowercase hex digits, not {self.uid!r}")
+        if not isinstance(self.overridden, bool):
+            raise ValueError(f"overridden must be true or false, not {self.overridden!r}")
         if not isinstance(self.misconceptions, tuple):
             object.__setattr__(self, "misconceptions", tuple(self.misconceptions))
 
@@ -145,6 +151,9 @@ def attempt_from_row(row: Any, answered_at: datetime) -> Attempt:
     step = row.get("step")
     if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step > 10_000):
         raise ValueError(f"step must be a whole number, not {_short(step)}")
+    overridden = row.get("overridden", False)  # an export from before it existed has none
+    if not isinstance(overridden, bool):
+        raise ValueError(f"overridden must be true or false, not {_short(overridden)}")
     return Attempt(
         question_id=str(_text(row, "question_id", optional=False)),
         topic=str(_text(row, "topic", optional=False)),
@@ -157,4 +166,4 @@ def attempt_from_row(row: Any, answered_at: datetime) -> Attempt:
         self_grade=_text(row, "self_grade", choices=SELF_GRADES),
         answered_at=answered_at,
         difficulty=_text(row, "difficulty", choices=DIFFICULTIES),
-        scenario=_text(row, "scenario"), step=step, uid=row["uid"])
+        scenario=_text(row, "scenario"), step=step, uid=row["uid"], overridden=overridden)

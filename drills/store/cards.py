@@ -25,16 +25,19 @@ from drills.store import fields
 from drills.store.attempt import Attempt
 from drills.store.connection import Handle, StoreError, recovering, utc_text, write
 from drills.store.fields import DUE_OK, count_damaged_cards, parse_due
+from drills.store.verdicts import RIGHT
 
 # Fuzzing spreads long intervals by a few days so reviews do not bunch up; tests turn it off.
 ENABLE_FUZZING = True
-# A diagnosed wrong formula is a known slip worth correcting at once: due no later than this.
+# A diagnosed wrong formula (or wrong belief) is worth correcting at once: due no later than
+# this; not when the learner overruled the grader to a right verdict.
 MISCONCEPTION_DELAY = timedelta(0)
 
 _VERDICT_RATING = {
     "correct": Rating.Good,
     "consistent": Rating.Good,  # right, from the learner's own wrong earlier number
     "close": Rating.Again,
+    "partial": Rating.Again,  # a concept answer part right: a miss (a self-grade rates instead)
     "wrong": Rating.Again,
     "timeout": Rating.Again,
     "skipped": Rating.Again,
@@ -147,7 +150,8 @@ def update_review(store: Handle, attempt: Attempt, *, now: datetime | None = Non
                 card = None  # parsed, but not a card fsrs can use: start it again
         if card is None:
             card, _log = scheduler().review_card(Card(card_id=card_id(key), due=when), rating, when)
-        if attempt.misconceptions and attempt.self_grade is None:
+        if (attempt.misconceptions and attempt.self_grade is None
+                and not (attempt.overridden and attempt.verdict in RIGHT)):
             card.due = min(card.due, when + MISCONCEPTION_DELAY)
         store.conn.execute(
             """INSERT INTO review_cards(item_key, card, due, reviews, updated_at)

@@ -64,9 +64,10 @@ def _order(name: str) -> tuple[str, str]:
 
 def by_learner(exports: list[Export], now: datetime) -> tuple[dict[str, Any], dict[str, int]]:
     """One entry per learner (by name): ``learner, files, attempts, correct, accuracy,
-    sessions, mean_seconds, first_answer, last_answer, by_topic, misconceptions`` (most
-    frequent first) and ``slips`` (the top TOP_SLIPS: ``{id, count, topics}``); with the
-    class's totals. And the damaged rows skipped per file."""
+    sessions, mean_seconds, first_answer, last_answer, by_topic, misconceptions`` (the
+    slips, most frequent first), ``wrong_beliefs`` (a concept answer's, most frequent first)
+    and ``slips`` (the top TOP_SLIPS: ``{id, count, topics}``); with the class's totals.
+    And the damaged rows skipped per file."""
     groups: dict[str, list[Export]] = {}
     for export in exports:
         groups.setdefault(learner_of(export), []).append(export)
@@ -85,7 +86,7 @@ def by_learner(exports: list[Export], now: datetime) -> tuple[dict[str, Any], di
             "learner": name, "files": [e.path for e in groups[name]],
             **{key: data[key] for key in ("attempts", "correct", "accuracy", "sessions",
                                           "mean_seconds", "first_answer", "last_answer",
-                                          "by_topic", "misconceptions")},
+                                          "by_topic", "misconceptions", "wrong_beliefs")},
             "slips": slips})
     attempts = sum(entry["attempts"] for entry in learners)
     correct = sum(entry["correct"] for entry in learners)

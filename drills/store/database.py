@@ -48,13 +48,14 @@ def attempt_row(session_id: int, a: Attempt) -> tuple[Any, ...]:
         None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
         None if a.expected_value is None else float(a.expected_value),
         _json(list(a.misconceptions)), float(a.seconds), a.self_grade, utc_text(a.answered_at),
-        a.difficulty, a.scenario, a.step, a.uid or new_uid(),
+        a.difficulty, a.scenario, a.step, a.uid or new_uid(), int(a.overridden),
     )
 
 
 INSERT_ATTEMPT = """INSERT INTO attempts(session_id, question_id, topic, kind, generator, params,
     verdict, given, expected, expected_value, misconceptions, seconds, self_grade, answered_at,
-    difficulty, scenario, step, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+    difficulty, scenario, step, uid, overridden)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 
 
 class Store:

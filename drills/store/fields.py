@@ -59,10 +59,12 @@ def _is_list_of_text(value: Any) -> bool:
 
 
 def decode_attempt(row: dict[str, Any]) -> dict[str, Any] | None:
-    """An exported attempt with ``misconceptions`` and ``params`` decoded; None if damaged.
+    """An exported attempt with ``misconceptions`` and ``params`` decoded and ``overridden``
+    as a bool; None if damaged.
 
-    Damaged: a JSON field that is not JSON or not the right shape, or any value that
-    is not NULL, a number or text (a blob from a damaged page).
+    Damaged: a JSON field that is not JSON or not the right shape, ``overridden`` other
+    than 0 or 1, or any value that is not NULL, a number or text (a blob from a damaged
+    page).
     """
     if any(v is not None and not isinstance(v, (int, float, str)) for v in row.values()):
         return None
@@ -73,6 +75,10 @@ def decode_attempt(row: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if not _is_list_of_text(misconceptions) or not (params is None or isinstance(params, dict)):
         return None
+    if "overridden" in row:  # stored as 0 or 1 (NOT NULL DEFAULT 0); anything else is damage
+        if row["overridden"] not in (0, 1) or isinstance(row["overridden"], float):
+            return None
+        row["overridden"] = bool(row["overridden"])
     row["misconceptions"], row["params"] = misconceptions, params
     return row
 

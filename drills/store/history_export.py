@@ -26,7 +26,7 @@ from drills.store.fields import decode_attempt
 COLUMNS: tuple[str, ...] = (
     "attempt_id", "session_id", "answered_at", "question_id", "topic", "kind", "generator",
     "verdict", "given", "expected", "expected_value", "misconceptions", "seconds",
-    "self_grade", "params", "difficulty", "scenario", "step", "uid", "session_uid",
+    "self_grade", "params", "difficulty", "scenario", "step", "uid", "session_uid", "overridden",
 )
 FORMATS: tuple[str, ...] = ("csv", "json")
 EXPORT_VERSION = 1  # the JSON export's "drills_export": raised only for a change import must know
@@ -36,8 +36,8 @@ CARD_KEYS: tuple[str, ...] = ("item_key", "card", "due", "reviews", "updated_at"
 
 _SELECT = """SELECT id, session_id, answered_at, question_id, topic, kind, generator, verdict,
     given, expected, expected_value, misconceptions, seconds, self_grade, params, difficulty,
-    scenario, step, uid, (SELECT uid FROM sessions WHERE sessions.id = attempts.session_id)
-    FROM attempts WHERE id > ? ORDER BY id"""
+    scenario, step, uid, (SELECT uid FROM sessions WHERE sessions.id = attempts.session_id),
+    overridden FROM attempts WHERE id > ? ORDER BY id"""
 
 
 def rows(store: Store) -> Iterator[dict[str, Any]]:
@@ -65,7 +65,8 @@ def rows(store: Store) -> Iterator[dict[str, Any]]:
 
 
 def write_csv(store: Store, out: TextIO) -> int:
-    """CSV with a header; misconceptions ';'-joined, params as a JSON string, None empty."""
+    """CSV with a header; misconceptions ';'-joined, params as a JSON string, overridden
+    as true or false, None empty."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     n = 0
@@ -73,6 +74,7 @@ def write_csv(store: Store, out: TextIO) -> int:
         row["misconceptions"] = ";".join(row["misconceptions"])
         if row["params"] is not None:
             row["params"] = json_text(row["params"], sort_keys=True, ensure_ascii=False)
+        row["overridden"] = "true" if row["overridden"] else "false"
         writer.writerow(["" if row[c] is None else row[c] for c in COLUMNS])
         n += 1
     return n

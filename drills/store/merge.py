@@ -3,7 +3,9 @@
 One BEGIN IMMEDIATE transaction per file (``Store._transact``), so a file is merged whole
 or not at all, and a quiz running in another terminal only waits. The rules:
 
-- an answer is identified by its ``uid``: one already here is skipped, never changed;
+- an answer is identified by its ``uid``: one already here is skipped, never changed; a new
+  one is stored as exported (its ``overridden`` too; an older export's answers have none:
+  not overruled);
 - a session by its ``uid``: one not here is created (marked ``"imported": true`` in its
   options, so ``drills practice --resume`` never offers another machine's session) and its
   answers are attached to its local id; one here that never ended takes the end, score

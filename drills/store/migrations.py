@@ -118,6 +118,17 @@ def _attempt_uid(conn: sqlite3.Connection) -> None:
 # so that a row salvaged from damage can be stored before ``fill_uids`` gives it one.
 migration("005_attempt_uid", _attempt_uid)
 
+# The learner overruled the grader's verdict (the quiz's ``:override``): 1, and ``verdict``
+# is the learner's; 0 for every other answer and for answers recorded before this migration.
+# `drills stats` counts a concept answer's misconception ids as wrong beliefs, the others as
+# slips: the partial index of answers with misconceptions gains ``kind`` to stay covering.
+migration("006_attempt_overridden", """
+ALTER TABLE attempts ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0;
+DROP INDEX IF EXISTS attempts_with_misconceptions;
+CREATE INDEX attempts_misconceptions_by_kind ON attempts(topic, kind, misconceptions)
+    WHERE misconceptions != '[]';
+""")
+
 
 def _statements(sql: str) -> list[str]:
     """Split SQL text into complete statements (executescript would COMMIT our transaction)."""

@@ -93,28 +93,40 @@ def _activity(store: Handle, today: date, days: int = ACTIVITY_DAYS) -> list[dic
     return out
 
 
-def _misconceptions(store: Handle) -> tuple[dict[str, int], dict[str, list[str]]]:
-    """Counts per misconception id (most frequent first) and the topics each showed up in.
+Counts = tuple[dict[str, int], dict[str, list[str]]]  # id -> count (most frequent first), id -> topics
 
-    An answer whose misconceptions are not a JSON list is left out and counted.
+
+def _misconceptions(store: Handle) -> tuple[Counts, Counts]:
+    """The slips and the wrong beliefs: for each, the count per id (most frequent first) and
+    the topics it showed up in. The ids of a concept answer (kind ``concept``, graded by its
+    rubric) are wrong beliefs; every other answer's are slips (wrong formulas).
+
+    One scan of the partial covering index of answers with misconceptions (topic, kind,
+    misconceptions). An answer whose misconceptions are not a JSON list is left out and
+    counted.
     """
     for (rowid,) in store.conn.execute(
-            "SELECT rowid FROM attempts INDEXED BY attempts_with_misconceptions "
+            "SELECT rowid FROM attempts INDEXED BY attempts_misconceptions_by_kind "
             f"WHERE misconceptions != '[]' AND NOT {MISCONCEPTIONS_OK}"):
         store.skip("attempts", rowid)
     rows = store.conn.execute(
-        "SELECT j.value, a.topic, count(*) FROM (SELECT topic, misconceptions FROM attempts "
-        "INDEXED BY attempts_with_misconceptions "
+        "SELECT j.value, a.topic, a.belief, count(*) FROM (SELECT topic, "
+        "kind = 'concept' AS belief, misconceptions FROM attempts "
+        "INDEXED BY attempts_misconceptions_by_kind "
         f"WHERE misconceptions != '[]' AND {MISCONCEPTIONS_OK}) AS a, "
         "json_each(a.misconceptions) AS j WHERE j.type = 'text' "
-        "GROUP BY j.value, a.topic ORDER BY count(*) DESC")
-    counts: dict[str, int] = {}
-    where: dict[str, list[str]] = {}
-    for m, topic, n in rows:
+        "GROUP BY j.value, a.topic, a.belief ORDER BY count(*) DESC")
+    found: tuple[Counts, Counts] = (({}, {}), ({}, {}))  # (slips, wrong beliefs)
+    for m, topic, belief, n in rows:
+        counts, where = found[1 if belief else 0]
         counts[m] = counts.get(m, 0) + n
         where.setdefault(m, []).append(topic)
-    order = sorted(counts, key=lambda m: (-counts[m], m))
-    return {m: counts[m] for m in order}, where
+    return _ranked(found[0]), _ranked(found[1])
+
+
+def _ranked(found: Counts) -> Counts:
+    counts, where = found
+    return {m: counts[m] for m in sorted(counts, key=lambda m: (-counts[m], m))}, where
 
 
 def _trend(store: Handle, sessions: int = TREND_SESSIONS) -> list[dict[str, Any]]:
@@ -169,11 +181,12 @@ def _correct_streak(store: Handle) -> int:
 
 @recovering
 def recent_topics(store: Handle, recent: int = RECENT_ATTEMPTS) -> dict[str, dict[str, float]]:
-    """Per topic over the last ``recent`` attempts: attempts, correct, misses (close counts
-    half; consistent is correct and no miss)."""
+    """Per topic over the last ``recent`` attempts: attempts, correct, misses (close and
+    partial count half; consistent is correct and no miss)."""
     rows = store.conn.execute(
         f"""SELECT topic, count(*), sum({right_sql()}),
-                  sum(CASE WHEN {right_sql()} THEN 0 WHEN verdict = 'close' THEN 0.5 ELSE 1 END)
+                  sum(CASE WHEN {right_sql()} THEN 0 WHEN verdict IN ('close', 'partial') THEN 0.5
+                      ELSE 1 END)
            FROM (SELECT topic, verdict FROM attempts ORDER BY id DESC LIMIT ?)
            GROUP BY topic""", (recent,))
     return {topic: {"attempts": n, "correct": c, "misses": float(m)} for topic, n, c, m in rows}
@@ -196,8 +209,8 @@ def topic_weights(store: Handle, topics: Iterable[str], recent: int = RECENT_ATT
     return weights
 
 
-def _practise_next(store: Handle, misconceptions: dict[str, int],
-                   where: dict[str, list[str]]) -> dict[str, list[dict[str, Any]]]:
+def _practise_next(store: Handle, slips: Counts, beliefs: Counts
+                   ) -> dict[str, list[dict[str, Any]]]:
     weak = []
     for topic, data in recent_topics(store).items():
         n = data["attempts"]
@@ -205,9 +218,12 @@ def _practise_next(store: Handle, misconceptions: dict[str, int],
         if n >= MIN_ATTEMPTS and accuracy < PRACTISE_BELOW:
             weak.append({"topic": topic, "accuracy": round(accuracy, 4), "attempts": int(n)})
     weak.sort(key=lambda t: (t["accuracy"], -t["attempts"], t["topic"]))
-    slips = [{"id": m, "count": n, "topics": where.get(m, [])}
-             for m, n in list(misconceptions.items())[:TOP_MISCONCEPTIONS]]
-    return {"topics": weak, "misconceptions": slips}
+    def top(found: Counts) -> list[dict[str, Any]]:
+        counts, where = found
+        return [{"id": m, "count": n, "topics": where.get(m, [])}
+                for m, n in list(counts.items())[:TOP_MISCONCEPTIONS]]
+
+    return {"topics": weak, "misconceptions": top(slips), "wrong_beliefs": top(beliefs)}
 
 
 def _review(store: Handle, now: datetime) -> dict[str, Any]:
@@ -234,7 +250,7 @@ def stats(store: Handle, now: datetime | None = None) -> dict[str, Any]:
     sessions = store.conn.execute("SELECT count(*) FROM sessions WHERE EXISTS "
                                   "(SELECT 1 FROM attempts WHERE session_id = sessions.id)"
                                   ).fetchone()[0]
-    misconceptions, where = _misconceptions(store)
+    slips, beliefs = _misconceptions(store)
     by_difficulty, no_difficulty = _by_difficulty(store)
     return {
         "attempts": attempts,
@@ -247,12 +263,13 @@ def stats(store: Handle, now: datetime | None = None) -> dict[str, Any]:
         "by_difficulty": by_difficulty,
         "no_difficulty": no_difficulty,
         "activity": _activity(store, now.astimezone().date()),
-        "misconceptions": misconceptions,
+        "misconceptions": slips[0],
+        "wrong_beliefs": beliefs[0],
         "trend": _trend(store),
         "mean_seconds": round(seconds / attempts, 2) if attempts else None,
         "streak": {"days": _day_streak(store, now.astimezone().date()),
                    "correct": _correct_streak(store)},
-        "practise_next": _practise_next(store, misconceptions, where),
+        "practise_next": _practise_next(store, slips, beliefs),
         "review": _review(store, now),
         "first_answer": first,
         "last_answer": last,

@@ -17,7 +17,7 @@ from drills.store.verdicts import is_right, right_sql
 
 _ANSWER_COLUMNS = ("attempt_id", "question_id", "topic", "kind", "generator", "verdict",
                    "given", "expected", "expected_value", "misconceptions", "seconds",
-                   "self_grade", "difficulty", "answered_at", "scenario", "step")
+                   "self_grade", "difficulty", "answered_at", "scenario", "step", "overridden")
 
 
 def _object(text: Any) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def session_report(store: Handle, session_id: int) -> dict[str, Any] | None:
 
     Adds to the fields of ``list_sessions``: ``options`` (as started), ``quit_early``,
     ``answers`` (dicts keyed like the export's columns; ``scenario`` and ``step`` set on a
-    scenario's steps), ``items`` (planned items they cover: a scenario's steps are one, see
+    scenario's steps; ``overridden`` True where the learner overruled the grader), ``items`` (planned items they cover: a scenario's steps are one, see
     ``items_answered``) and ``review`` (what to review next: from the session's report,
     else worked out as the quiz does).
     """
@@ -131,6 +131,7 @@ def session_report(store: Handle, session_id: int) -> dict[str, Any] | None:
         answer = dict(zip(_ANSWER_COLUMNS, values, strict=True))
         answer["misconceptions"] = _misconceptions(store, answer["attempt_id"],
                                                    answer["misconceptions"])
+        answer["overridden"] = answer["overridden"] == 1  # 0 or 1; damage reads as not overruled
         answers.append(answer)
     stored = _object(report)
     review = stored.get("review")

@@ -3,6 +3,8 @@
 ``consistent`` is a scenario step that follows from the learner's own wrong earlier number
 (error carried forward): the slip was in an earlier step, so this step counts as right in
 every accuracy, score and streak, while ``drills stats`` still shows it as its own verdict.
+``partial`` is a concept answer the rubric found part right (something relevant said, no
+wrong belief, a required point missing): a miss, like ``close`` for a number.
 Its own module so that history, stats and sessions share one definition without importing
 each other. Light: no sqlite3, no fsrs.
 """
@@ -11,7 +13,8 @@ from __future__ import annotations
 
 from drills.grading.scenario import RIGHT  # noqa: F401 - the one definition (the quiz counts by it too)
 
-VERDICTS: tuple[str, ...] = ("correct", "consistent", "close", "wrong", "skipped", "timeout")
+VERDICTS: tuple[str, ...] = ("correct", "consistent", "close", "partial", "wrong", "skipped",
+                             "timeout")
 MISSES: tuple[str, ...] = tuple(v for v in VERDICTS if v not in RIGHT)
 
 

@@ -44,9 +44,10 @@ def export_cmd(fmt: str, output: str | None) -> None:
     Columns: attempt_id, session_id, answered_at, question_id, topic, kind,
     generator, verdict, given, expected, expected_value, misconceptions, seconds,
     self_grade, params, difficulty, scenario, step (a scenario's id and the step's
-    number, for its steps), uid, session_uid (stable ids across machines). In CSV,
-    misconceptions are ';'-joined and params is a JSON string; in JSON they are a list
-    and an object. The JSON export is one object: {"drills_export": 1, "learner",
+    number, for its steps), uid, session_uid (stable ids across machines), overridden
+    (you overruled the grader's verdict). In CSV, misconceptions are ';'-joined, params
+    is a JSON string and overridden true or false; in JSON they are a list, an object
+    and a boolean. The JSON export is one object: {"drills_export": 1, "learner",
     "exported_at", "attempts": [...], "sessions": [...], "review_cards": [...]}, what
     `drills history import` and `drills stats --from` read. See docs/history.md.
     """

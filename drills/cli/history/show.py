@@ -17,7 +17,8 @@ from drills.store.connection import parse_utc
 from drills.store.sessions import step_label
 from drills.store.verdicts import is_right
 
-MISS_COLORS = {"correct": "green", "consistent": "green", "close": "yellow"}  # else: red
+MISS_COLORS = {"correct": "green", "consistent": "green", "close": "yellow",
+               "partial": "yellow"}  # else: red
 GIVEN_WIDTH = 60
 
 
@@ -63,7 +64,8 @@ def _counts(answers: list[dict[str, Any]]) -> str:
     counts: dict[str, int] = {}
     for a in answers:
         counts[str(a["verdict"])] = counts.get(str(a["verdict"]), 0) + 1
-    parts = [f"{counts[v]} {v}" for v in ("close", "wrong", "skipped", "timeout") if counts.get(v)]
+    parts = [f"{counts[v]} {v}" for v in ("close", "partial", "wrong", "skipped", "timeout")
+             if counts.get(v)]
     if counts.get("consistent"):  # right, so among the correct ones: said as part of them
         parts.insert(0, f"{counts['consistent']} of them consistent")
     return f" ({', '.join(parts)})" if parts else ""
@@ -101,23 +103,33 @@ def _head(s: dict[str, Any], style: Style) -> list[str]:
 
 
 def _slips(answers: list[dict[str, Any]], style: Style) -> list[str]:
-    hits: dict[str, int] = {}
+    """The wrong formulas used (slips) and the wrong beliefs stated (a concept answer's
+    misconception ids), most frequent first."""
+    hits: tuple[dict[str, int], dict[str, int]] = ({}, {})
     for a in answers:
+        found = hits[1 if a["kind"] == "concept" else 0]
         for m in a["misconceptions"]:
-            hits[m] = hits.get(m, 0) + 1
-    if not hits:
+            found[m] = found.get(m, 0) + 1
+    if not any(hits):
         return []
     titles = slip_titles()
-    lines = ["", style.paint("Wrong formulas you used", "bold")]
-    for mid, n in sorted(hits.items(), key=lambda kv: (-kv[1], kv[0])):
-        title = titles.get(mid)
-        lines.append(f"  {visible(mid)} x{n}" + (f": {title}" if title else ""))
+    lines = []
+    for heading, found in (("Wrong formulas you used", hits[0]),
+                           ("Wrong beliefs you stated", hits[1])):
+        if not found:
+            continue
+        lines += ["", style.paint(heading, "bold")]
+        for mid, n in sorted(found.items(), key=lambda kv: (-kv[1], kv[0])):
+            title = titles.get(mid) if found is hits[0] else None
+            lines.append(f"  {visible(mid)} x{n}" + (f": {title}" if title else ""))
     return lines
 
 
 def _answer(i: int, a: dict[str, Any], style: Style) -> list[str]:
     verdict = str(a["verdict"])
     grade = f", self-graded {a['self_grade']}" if a["self_grade"] else ""
+    if a.get("overridden"):  # the verdict is the learner's: the grader said otherwise
+        grade += " (you overruled the grader)"
     where = ", ".join(visible(str(x)) for x in (a["topic"], a["difficulty"]) if x)
     label = step_label(a) or str(a["question_id"])
     head = f"  {i:>2}. {visible(label)} ({where}): "
@@ -137,7 +149,8 @@ def _answer(i: int, a: dict[str, Any], style: Style) -> list[str]:
     if verdict == "consistent":
         lines.append("      right from your own earlier numbers: the slip was in an earlier step")
     if a["misconceptions"]:
-        lines.append(f"      diagnosis: {visible(', '.join(a['misconceptions']))}")
+        label = "wrong beliefs" if a["kind"] == "concept" else "diagnosis"
+        lines.append(f"      {label}: {visible(', '.join(a['misconceptions']))}")
     return lines
 
 

@@ -32,6 +32,11 @@ def params_of(q: Question) -> dict[str, Any] | None:
     return json.loads(json.dumps(dict(q.params), default=str)) if q.generator and q.params else None
 
 
+def overridden(record: Any) -> bool:
+    """Whether the learner overruled the grader's verdict (the quiz's ``:override``)."""
+    return getattr(record, "overridden", False) is True
+
+
 def transcript_line(record: Any) -> dict[str, Any]:
     """One graded question as the transcript (and the unsaved report) writes it."""
     q = record.question
@@ -42,6 +47,8 @@ def transcript_line(record: Any) -> dict[str, Any]:
     if params is not None:
         line["params"] = params
     line.update(given=record.given, verdict=record.verdict)
+    if overridden(record):  # the verdict is the learner's; the grader said otherwise
+        line["overridden"] = True
     if record.self_grade:
         line["self_grade"] = record.self_grade
     if record.expected_value is not None:
@@ -150,7 +157,8 @@ class Recorder:
                           record.expected or None, record.expected_value,
                           tuple(record.misconceptions), float(record.seconds),
                           generator=q.generator, params=line.get("params"),
-                          self_grade=record.self_grade, difficulty=q.difficulty, **scenario)
+                          self_grade=record.self_grade, difficulty=q.difficulty,
+                          overridden=overridden(record), **scenario)
         for last in (False, True):
             try:
                 self.store.record_attempt(self.session_id, attempt)

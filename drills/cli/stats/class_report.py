@@ -3,8 +3,8 @@
 The exports are read (a file that is not one: one line, exit 2) and merged in memory by
 drills.store.classroom; the local history is never opened. Without ``--by`` the report is
 the usual ``drills stats`` over every answer in the files; with ``--by learner`` it is one
-row per learner, then each learner's accuracy by topic and most frequent slips, drawn to
-fit 60 columns.
+row per learner, then each learner's accuracy by topic, most frequent slips and wrong
+beliefs, drawn to fit 60 columns.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def summary_lines(data: dict[str, Any], width: int, paint: Paint) -> list[str]:
 
 def learner_lines(entry: dict[str, Any], width: int, unicode: bool, paint: Paint,
                   titles: dict[str, str]) -> list[str]:
-    """One learner: a heading, accuracy by topic, and the most frequent slips."""
+    """One learner: a heading, accuracy by topic, the most frequent slips and wrong beliefs."""
     n = entry["attempts"]
     name = shorten(visible(entry["learner"]), max(NAME_WIDTH, width - 32))
     rest = f": {plural(n, 'answer')}"
@@ -112,6 +112,10 @@ def learner_lines(entry: dict[str, Any], width: int, unicode: bool, paint: Paint
             title = titles.get(slip["id"])
             text = f"{slip['count']:>5}x  {visible(slip['id'])}" + (f": {title}" if title else "")
             lines.append(shorten(text, width - 2))
+    beliefs = list(entry.get("wrong_beliefs", {}).items())[:3]
+    if beliefs:
+        lines.append("  Most frequent wrong beliefs:")
+        lines += [shorten(f"{n:>5}x  {visible(m)}", width - 2) for m, n in beliefs]
     return lines
 
 

@@ -24,6 +24,7 @@ SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
 ACTIVITY_SPARKS = "▁▂▃▄▅▆▇█"
 ACTIVITY_ASCII = ":-=+*#%@"
+TOP = 5  # the most frequent wrong formulas, and wrong beliefs, listed
 REPORT_WIDTH = 60  # the text report fits this (a topic name over LABEL_WIDTH widens its row)
 
 
@@ -52,6 +53,14 @@ def _consistent(data: dict[str, Any]) -> str:
     (wrong) numbers, counted as correct."""
     n = data.get("verdicts", {}).get("consistent", 0)
     return f", {n:,} of them consistent" if n else ""
+
+
+def _to_practise(what: str, item: dict[str, Any]) -> list[str]:
+    """``  - avoid <slip> (3x, in ndcg, err)``, wrapped to the report's width."""
+    where = visible(", ".join(item["topics"][:3]))
+    line = f"  - {what} ({item['count']}x" + (f", in {where})" if where else ")")
+    return textwrap.wrap(line, REPORT_WIDTH, subsequent_indent="    ",
+                         break_on_hyphens=False) or [line]
 
 
 def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = None,
@@ -95,21 +104,23 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
     titles = slip_titles()
     if data["misconceptions"]:
         lines += ["", paint("Top wrong formulas", "bold")]
-        for m, n in list(data["misconceptions"].items())[:5]:
+        for m, n in list(data["misconceptions"].items())[:TOP]:
             title = titles.get(m)
             lines.append(f"  {n:>5}x  {visible(m)}" + (f": {title}" if title else ""))
+    if data.get("wrong_beliefs"):
+        lines += ["", paint("Top wrong beliefs", "bold")]
+        lines += [f"  {n:>5}x  {visible(m)}" for m, n in list(data["wrong_beliefs"].items())[:TOP]]
     nxt = data["practise_next"]
-    if nxt["topics"] or nxt["misconceptions"]:
+    beliefs = nxt.get("wrong_beliefs", [])
+    if nxt["topics"] or nxt["misconceptions"] or beliefs:
         lines += ["", paint("Practise next", "bold")]
         for t in nxt["topics"][:3]:
             lines.append(f"  - {visible(t['topic'])}: {round(100 * t['accuracy'])}% correct in "
                          f"{t['attempts']} recent answer{'' if t['attempts'] == 1 else 's'}")
         for m in nxt["misconceptions"][:3]:
-            where = visible(", ".join(m["topics"][:3]))
-            fix = titles.get(m["id"], visible(m["id"]))
-            line = f"  - avoid {fix} ({m['count']}x" + (f", in {where})" if where else ")")
-            lines += textwrap.wrap(line, REPORT_WIDTH, subsequent_indent="    ",
-                                   break_on_hyphens=False) or [line]
+            lines += _to_practise("avoid " + titles.get(m["id"], visible(m["id"])), m)
+        for m in beliefs[:3]:
+            lines += _to_practise(f"rethink the belief {visible(m['id'])}", m)
     rv = data.get("review") or {"cards": 0}  # stats --from has none: schedules are per machine
     if rv["cards"]:
         lines.append("")
