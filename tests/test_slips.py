@@ -39,7 +39,7 @@ def solve_json(*args: str) -> dict:
 
 
 def solve_text(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(cli, ["solve", *args])
+    res = CliRunner().invoke(cli, ["solve", *args], env={"COLUMNS": None})  # piped: never re-wrapped
     return res.exit_code, res.output
 
 

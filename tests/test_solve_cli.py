@@ -18,7 +18,7 @@ L = 1 / math.log2(3)
 
 
 def run(*args: str):
-    return CliRunner().invoke(cli, ["solve", *args])
+    return CliRunner().invoke(cli, ["solve", *args], env={"COLUMNS": None})  # piped: never re-wrapped
 
 
 def test_json_worked_example():
