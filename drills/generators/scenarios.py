@@ -2,9 +2,9 @@
 
 Each draws ONE problem and binds its steps to it (drills.grading.scenario): numeric steps name a
 metric and what they change, so the engine computes their answers; a choice step's right option is
-decided from the engine's exact values; concept steps are self-graded. A draw is repeated (a bounded
-number of times, same rng) until no numeric step is 0 or 1 and each follow-up moves its value past
-the tolerance.
+decided from the engine's exact values; a concept step is graded by its rubric (scenario_concepts).
+A draw is repeated (a bounded number of times, same rng) until no numeric step is 0 or 1 and each
+follow-up moves its value past the tolerance.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from drills.generators.drawing import (
     shuffled,
 )
 from drills.generators.registry import Param, register
+from drills.generators.scenario_concepts import CONCEPTS
 from drills.grading.scenario import bind, changed
 from drills.model import Option, Part, Question, Tolerance
 
@@ -110,9 +111,11 @@ def _choice(t: Question, name: str, prompt: str, options: Sequence[Option], expl
 
 
 def _concept(t: Question, name: str) -> Question:
-    topic, prompt, model, points = CONCEPTS[name]
-    return Question(id="", topic=topic, kind="concept", prompt=prompt, difficulty=t.difficulty,
-                    model_answer=" ".join(model.split()), key_points=points, part=Part("", name=name))
+    """The closing "why" step (drills.generators.scenario_concepts), graded by its rubric."""
+    c = CONCEPTS[name]
+    return Question(id="", topic=c.topic, kind="concept", prompt=c.prompt, difficulty=t.difficulty,
+                    model_answer=" ".join(c.model_answer.split()), key_points=c.key_points, rubric=c.rubric,
+                    part=Part("", name=name))
 
 
 def _finish(t: Question, name: str, params: Mapping[str, Any], problem: Problem,
@@ -127,57 +130,6 @@ def _params(**extra: Param) -> dict[str, Param]:
     return {"n": N_PARAM, "max_rel": MAX_REL_PARAM, "gain": GAIN_PARAM, **extra}
 
 
-# name -> (topic, prompt, model answer, key points): the "why" that closes each chain.
-CONCEPTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
-    "why_idcg": ("normalization", "Why does NDCG divide DCG by IDCG? What would go wrong if you averaged raw DCG "
-                 "over queries?", """
-        DCG's scale depends on the query: how many relevant documents it has, how good they are, and k. A query
-        with many highly relevant documents gets a large DCG from any decent ranking; one with a single relevant
-        document never scores much. IDCG@k is the best DCG@k any order of the query's judged documents reaches,
-        so DCG / IDCG puts every query on one 0-1 scale (1 = the ideal order) and an average weighs queries
-        equally instead of letting the relevance-rich ones dominate. The log base cancels too. With nothing
-        relevant IDCG = 0 and a convention is needed (drills, scikit-learn, trec_eval: 0; XGBoost: 1).""",
-                 ("IDCG is the best DCG possible for this query (the ideal order)",
-                  "dividing puts every query on a 0-1 scale where 1 is the ideal ranking",
-                  "raw DCG grows with the number and grades of relevant documents: those queries dominate",
-                  "IDCG = 0 when nothing is relevant needs a convention")),
-    "what_is_lost": ("binary-vs-graded", "What does binarising the labels lose, and when is binary NDCG good "
-                     "enough?", """
-        Binarising erases the order among relevant documents: a grade-1 document above a grade-3 one costs
-        nothing once both are 1, so the metric no longer rewards putting the best result first, and a ranking
-        that buries the best document can look nearly perfect. The threshold decides which mistakes show: a low
-        one makes almost everything relevant and NDCG saturates near 1. Binary labels are enough when a result
-        either serves the need or not (known-item search, one correct answer, clicks or purchases) or when raters
-        cannot agree on finer grades; they are cheaper and more reliable per judgement.""",
-                     ("the order among relevant documents (which grade is higher) is lost",
-                      "putting a low grade above a high grade is no longer penalised",
-                      "the threshold decides what counts as relevant and can change which system wins",
-                      "binary is enough when results are simply right or wrong, e.g. known-item search")),
-    "why_lambda": ("lambdarank", "Why does LambdaRank weight this pair's gradient by |delta NDCG|?", """
-        NDCG depends on the scores only through the sorted order: it is flat almost everywhere and jumps when
-        two documents swap, so it has no useful gradient. RankNet's pairwise loss gives a smooth gradient (a
-        lambda) for every pair with different labels but treats all pairs alike: fixing ranks 9 and 10 counts
-        as much as ranks 1 and 2. LambdaRank multiplies each pair's lambda by |delta NDCG| of swapping the two,
-        so training pushes hardest where the metric changes most: pairs near the top, pairs with very different
-        grades. Equal grades, or a pair entirely below the cut-off, get weight 0. LambdaMART: the same lambdas
-        with boosted trees.""",
-                   ("NDCG is flat or jumps as scores change: not differentiable, no useful gradient",
-                    "the pairwise RankNet gradient of each pair is scaled by |delta NDCG| of swapping it",
-                    "swaps near the top and between very different grades get the largest weight",
-                    "equal grades, or a pair entirely below the cut-off, get weight 0")),
-    "what_rr_ignores": ("ndcg-vs-mrr", "RR only looks at the first relevant document. What does it ignore that "
-                        "NDCG and AP see, and when is MRR still the right metric?", """
-        RR = 1 / rank of the first relevant document: it ignores every document after it (how many other
-        relevant documents there are, and where) and the grades (a grade-1 document at rank 1 scores like a
-        grade-3 one). AP sees the rank of every relevant document; NDCG sees the grades and every rank up to k.
-        RR also falls faster with rank (1/r) than NDCG's discount (1/log2(r + 1)). MRR fits tasks where one good
-        result is enough: known-item or navigational search, question answering, autocomplete. With binary
-        labels NDCG@1 = P@1 = Hit@1 = RR@1.""",
-                        ("RR sees only the first relevant document",
-                         "it ignores later relevant documents and the grades",
-                         "RR falls as 1/r, faster than the 1/log2(r + 1) discount of NDCG",
-                         "MRR fits tasks where one good result is enough (known-item search, QA)")),
-}
 TABLE_HINT = "Write a table: rank, grade, gain, discount log2(rank + 1), gain / discount."
 IDEAL_HINT = "IDCG: sort every judged grade best first, cut at k, and sum the same way."
 
