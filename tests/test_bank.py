@@ -429,7 +429,7 @@ def test_one_pack_per_topic():
 @pytest.mark.parametrize("stem", sorted(PACKS))
 def test_pack_header(stem):
     pack = PACKS[stem]
-    assert set(pack) <= {"pack", "defaults", "questions"}
+    assert set(pack) <= {"pack", "defaults", "misconceptions", "questions"}
     head = pack["pack"]
     name = stem if stem.startswith("ndcg-") else f"ndcg-{stem}"  # never a doubled prefix
     assert head["name"] == name and PACK_RE.match(head["name"])
