@@ -109,6 +109,71 @@ def test_a_negated_phrasing_matches_only_a_negated_claim():
     assert grade("IDCG is the ideal DCG; the base doesn't matter").made[-1].text == "the log base cancels"
 
 
+def test_rejections_framed_after_the_claim_or_as_a_mistake():
+    for text in ("IDCG depends on the list length, which is false.",
+                 "Some say IDCG depends on the list length; that's a myth.",
+                 "A common mistake is to think IDCG depends on the list length.",
+                 "Common misconception: IDCG depends on the list length"):
+        assert grade(text).misconceptions == (), text
+    # a rejection ends with its sentence: the next claim is read as stated
+    g = grade("A common mistake is to say MRR uses grades. IDCG depends on the list length.")
+    assert [m.id for m in g.misconceptions] == ["idcg_is_list_length"]
+
+
+def test_nothing_at_the_end_of_a_clause_negates_the_clause():
+    lost = compile_phrasing("nothing lost|lose*")
+    assert find(lost, tokens("Binarising loses nothing, the order is kept")) is not None
+    assert find(lost, tokens("Nothing is lost")) is not None
+    assert find(compile_phrasing("binariz* lose*"), tokens("binarising loses nothing")) is None
+    assert find(compile_phrasing("binariz* lose*"), tokens("binarising loses the grades")) is not None
+
+
+def test_non_hyphenated_is_a_word_not_a_negation():
+    # "non-relevant documents count as 0" affirms the count; nonrelevant reads as irrelevant
+    assert [(t.key, t.negated) for t in tokens("non-relevant documents count")] == [
+        (stem("irrelevant"), False), (stem("documents"), False), (stem("count"), False)]
+    assert find(compile_phrasing("non-relevant count*"), tokens("non relevant docs count as 0")) is not None
+    assert find(compile_phrasing("irrelevant count*"), tokens("nonrelevant ones count as zero")) is not None
+
+
+def test_a_spaced_dash_ends_a_negation_and_greek_letters_are_words():
+    assert find(compile_phrasing("base matter*"), tokens("not the gain - the base matters")) is not None
+    assert [t.key for t in tokens("λ = 1 → plain")] == ["lambda", "=", "1", "->", "plain"]
+
+
+def test_evidence_quotes_the_learners_own_words_after_a_contraction():
+    text = "It doesn't matter which base you pick; can't change NDCG. IDCG depends on the list length."
+    g = grade(text)
+    assert g.misconceptions[0].evidence == "IDCG depends on the list length"
+    for t in tokens("Don't, can't, won't: NDCG—ideal λ"):
+        assert "Don't, can't, won't: NDCG—ideal λ"[t.start:t.end].strip()
+
+
+def test_abbreviations_and_bare_decimals_do_not_end_a_claim():
+    assert len({t.claim for t in tokens("weights 1, .63, .5 e.g. at rank 3, i.e. half")}) == 1
+    assert [t.key for t in tokens("discounts 1, .5, .33")][-2:] == ["0.5", "0.33"]
+    assert find(compile_phrasing("p = prob stop*"), tokens("p = prob. of stopping")) is not None
+
+
+def test_negation_scope_ends_where_a_new_verb_phrase_starts():
+    changes = compile_phrasing("chang* ndcg")
+    assert find(changes, tokens("the offset does not cancel and it changes NDCG")) is not None
+    assert find(changes, tokens("it does not change NDCG and DCG")) is None
+    assert not any(t.negated for t in tokens("sklearn k=None means the whole list"))
+
+
+def test_not_that_and_not_because_deny_what_follows():
+    assert grade("It's not that NDCG is monotone in k.").misconceptions == ()
+    assert grade("IDCG is the ideal DCG, not because of the list length").misconceptions == ()
+
+
+def test_a_key_point_named_among_the_mistakes_is_made_a_belief_is_not():
+    rubric = Rubric(points=(KeyPoint("state the threshold", True, ("threshold*",)),),
+                    misconceptions=(Misconception("drop_no_hit", "keep them", ("drop* no-hit|zero",)),))
+    g = grade_concept(rubric, "Mistakes: dropping no-hit queries, an unstated threshold.")
+    assert g.verdict == "correct" and g.misconceptions == ()
+
+
 def test_stop_word_alternatives_are_named():
     assert ignored_words("system a|b differ") == ["a"]
     assert ignored_words("monoton*|increas* k") == []

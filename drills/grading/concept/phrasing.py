@@ -90,8 +90,12 @@ def ignored_words(text: str) -> list[str]:
             for o in chunk.split("|") if o and _alternative(o) is None]
 
 
+_NON = re.compile(r"\bnon[\s-]+(?=[a-z])", re.IGNORECASE)
+
+
 def compile_phrasing(text: str) -> Phrasing:
     """Read one phrasing (see the module docstring); an empty result matches nothing."""
+    text = _NON.sub("non", text)  # "non-relevant", "non relevant": one word, as in answers
     terms: list[Term] = []
     for chunk in _WORD.findall(text[:MAX_PHRASING]):
         if "|" in chunk:
@@ -132,7 +136,8 @@ def find(phrasing: Phrasing, toks: list[Token], ordered: bool = True) -> Match |
         if got is None:
             continue
         used = got
-        negated = any(toks[i].negated for i in used)
+        # a key point may be made inside "a common mistake is ...": it is mentioned, not denied
+        negated = any(toks[i].negated and (ordered or not toks[i].framed) for i in used)
         if negated == phrasing.negative:
             return Match(min(toks[i].neg_from for i in used), max(toks[i].end for i in used), negated)
     return None

@@ -22,14 +22,15 @@ Deterministic and linear in the length of the text; nothing here runs text. The 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from drills.grading.concept.normalise import normalise
 
 # Longer answers are cut here before any work (the quiz refuses longer ones anyway).
 MAX_CHARS = 10_000
 
 STOP = frozenset("""a an the of to in on at by for with from into onto as is are was were be been
-being am it its this that these those there here they them their we our you your i me my he she
+being am it its this that these those there here they them their we our you your me my he she
 his her do does did doing done has have had having will would shall should can could may might
 must just also only very much really quite so such then than too some any each every all both
 either same other another which who whom whose what when where why how whether if or and
@@ -43,8 +44,13 @@ SCOPE_ENDS = frozenset("""because since so which who that therefore thus hence t
 however although though yet while as if unless whereby instead rather""".split())
 # Words that end a claim: a phrasing never matches across them.
 CLAIM_ENDS = frozenset("but however whereas although though yet".split())
+CLAIM_END_MARKS = frozenset({".", ";", ":", "?", "!", "\n"})
 # "X is false" (is/are + one of these) negates X, back to the start of the clause.
 POST_NEGATIONS = frozenset("false wrong incorrect myth untrue misconception".split())
+# "a common mistake is to ...", "the myth that ...": what follows, to the end of the claim.
+FRAMES = frozenset("""mistake mistakes misconception misconceptions myth myths fallacy pitfall
+pitfalls trap traps slip slips bug bugs""".split())
+FRAME_ENDS = CLAIM_ENDS | frozenset("because since so therefore thus hence while instead rather".split())
 CONTRASTS = (("unlike",), ("rather", "than"), ("instead", "of"), ("as", "opposed", "to"),
              ("in", "contrast", "to"), ("as", "against"))
 SCOPE_WORDS = 6  # content words a negation trigger reaches
@@ -82,8 +88,12 @@ _SUFFIXES = ("isations", "izations", "isation", "ization", "ational", "ations", 
              "ness", "ments", "ment", "ities", "ity", "ives", "ive", "ally", "ly", "ies", "ied",
              "es", "ed", "s")
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|<=|>=|!=|[<>=/^@+]|[.;:?!\n]|,|\(|\)")
-_CONTRACTION = re.compile(r"\b(ca|wo|do|does|did|is|are|was|were|has|have|had|could|should|would|need|must)n['’]t\b")
+_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|(?<![a-z0-9])\.[0-9]+|<=|>=|!=|->|[<>=/^@+~]|[.;:?!\n]|,|\(|\)")
+# A full stop after these is an abbreviation's ("e.g.", "prob.", "vs."), not a claim's end.
+ABBREVIATIONS = frozenset("e g i eg ie incl prob approx vs etc resp cf esp avg al".split())
+# "not X and it Y": the negation ends at "and" when a new verb phrase starts.
+_AND_NEW_CLAUSE = frozenset("""it its they this that does do did is are was were can will would
+so then also still thus hence therefore instead""".split())
 
 
 def stem(word: str) -> str:
@@ -138,24 +148,23 @@ class Token:
     neg_from: int  # where the negation (or contrast) that covers it starts (its own start if none)
     glued: bool  # written right after the previous token, with no space (``1/r``, ``dcg@k``)
     word: str  # the raw lower-cased word
-
-
-def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text[:MAX_CHARS]).lower()
-    text = (text.replace("’", "'").replace("≥", ">=").replace("≤", "<=").replace("≠", "!=")
-            .replace("−", "-").replace("–", "-").replace("—", "-").replace("×", "x"))
-    text = _CONTRACTION.sub(lambda m: (m.group(1) if m.group(1) not in ("ca", "wo") else
-                                       {"ca": "can", "wo": "will"}[m.group(1)]) + " not", text)
-    return text.replace("cannot", "can not").replace("n't", " not")
+    framed: bool = False  # negated only as part of "a common mistake is X" (X is mentioned)
 
 
 def _raw(text: str) -> list[tuple[str, int, int]]:
-    """(word, start, end): symbols kept, hyphens and apostrophes dropped, field names joined."""
-    out: list[tuple[str, int, int]] = []
-    for m in _TOKEN.finditer(text):
+    """(word, start, end) with offsets in ``text``: symbols kept, hyphens and apostrophes
+    dropped, ``non-relevant`` one word, field names joined."""
+    norm, where = normalise(text[:MAX_CHARS])
+    out: list[tuple[str, int, int]] = []  # offsets in ``norm`` first
+    for m in _TOKEN.finditer(norm):
         word = m.group()
+        if word[0] == "." and len(word) > 1:  # .5 is 0.5
+            word = "0" + word
         if word[0].isdigit() and "." in word:
             word = canonical_number(word)
+        if out and out[-1][0] == "non" and m.start() - out[-1][2] <= 1 and word.isalpha():
+            out[-1] = ("non" + word, out[-1][1], m.end())  # non-relevant: one word, no negation
+            continue
         out.append((word, m.start(), m.end()))
     # The field's names written out -> one token ("reciprocal rank" -> "rr").
     joined: list[tuple[str, int, int]] = []
@@ -170,7 +179,7 @@ def _raw(text: str) -> list[tuple[str, int, int]]:
         else:
             joined.append(out[i])
             i += 1
-    return joined
+    return [(w, where[start], where[end - 1] + 1) for w, start, end in joined]
 
 
 def _by_first() -> dict[str, list[tuple[tuple[str, ...], str]]]:
@@ -188,18 +197,19 @@ _BY_FIRST = _by_first()
 def tokens(text: str) -> list[Token]:
     """The text's tokens, content words stemmed, with claims and negation marked.
     Stop words and punctuation are dropped from the result (they only shape the marks)."""
-    norm = _normalise(text)
-    raw = _raw(norm)
+    raw = _raw(text)
     words = [w for w, _, _ in raw]
     n = len(raw)
     negated = [-1] * n  # the index of the trigger that negates the word, or -1
     claim = [0] * n
     current = 0
     for i, w in enumerate(words):
-        if w in (".", ";", ":", "?", "!", "\n") or w in CLAIM_ENDS:
+        if w in CLAIM_ENDS or w in CLAIM_END_MARKS and not (
+                w == "." and i and words[i - 1] in ABBREVIATIONS and raw[i][1] == raw[i - 1][2]):
             current += 1
         claim[i] = current
-    _negate(words, claim, negated)
+    framed: set[int] = set()
+    _negate(words, claim, negated, framed)
     out: list[Token] = []
     prev_end = -2
     for i, (w, start, end) in enumerate(raw):
@@ -209,7 +219,7 @@ def tokens(text: str) -> list[Token]:
             continue
         by = negated[i]
         out.append(Token(stem(w), start, end, claim[i], by >= 0, raw[by][1] if by >= 0 else start,
-                         glued, w))
+                         glued, w, i in framed))
     return out
 
 
@@ -221,25 +231,65 @@ _DROPPED = frozenset({",", ".", ";", ":", "?", "!", "\n", "(", ")", "unlike", "r
                       "opposed"}) | CLAIM_ENDS
 
 
-def _negate(words: list[str], claim: list[int], negated: list[int]) -> None:
+def _negate(words: list[str], claim: list[int], negated: list[int], framed: set[int]) -> None:
     n = len(words)
     for i, w in enumerate(words):
         contrast = next((c for c in CONTRASTS if tuple(words[i:i + len(c)]) == c), None)
+        if w == "none" and i and words[i - 1] == "=":
+            continue  # k=None is a value, not a negation
         if w in NEGATIONS or contrast:
             j, reach = i + (len(contrast) if contrast else 1), 0
-            while j < n and not _ends_scope(words[j]) and reach < SCOPE_WORDS:
+            if j < n and words[j] in ("that", "because", "since"):
+                j += 1  # "it's not that X", "not because of X": X is what is denied
+            while j < n and not _ends_scope(words[j]) and reach < SCOPE_WORDS and not (
+                    words[j] == "and" and j + 1 < n and words[j + 1] in _AND_NEW_CLAUSE):
                 negated[j] = i
                 reach += words[j] not in STOP
                 j += 1
-        if w in POST_NEGATIONS and i > 0 and words[i - 1] in ("is", "are", "was", "a", "be"):
-            j = i - 1
-            while j >= 0 and not _ends_scope(words[j]) and claim[j] == claim[i]:
-                negated[j] = j
-                j -= 1
+            if w in ("nothing", "none") and reach == 0 and not _hedged(words, i):  # "loses nothing"
+                _back(words, claim, negated, i - 1, i)
+        if w in FRAMES and i + 1 < n and words[i + 1] in ("is", "are", "was", "to", ":", "would"):
+            j = i + 1  # "a common mistake is to think X", "myth: X": X, to the end of the claim
+            while j < n and claim[j] == claim[i + 1] and words[j] not in FRAME_ENDS:
+                if negated[j] < 0:
+                    framed.add(j)
+                negated[j] = i
+                j += 1
+        if w in POST_NEGATIONS and i > 0 and words[i - 1] in _COPULA + ("a", "be"):
+            j = i - 1 - (words[i - 1] == "a" and i > 1 and words[i - 2] in _COPULA)
+            if j > 0 and words[j - 1] in ("which", "that", "this", "it"):  # "X, which is false"
+                j -= 1 + (j > 1 and words[j - 2] == ",")
+                k = j - 1
+                while k >= 0 and words[k] in CLAIM_END_MARKS:
+                    k -= 1
+                if k >= 0 and claim[k] != claim[i]:  # "X. That's a myth.": the claim before
+                    _back(words, claim, negated, k, k, commas=True)
+                else:
+                    _back(words, claim, negated, j - 1, i, commas=True)
+            else:
+                _back(words, claim, negated, i - 1, i)
+
+
+_COPULA = ("is", "are", "was", "s")  # "s": that's
+_HEDGES = frozenset("almost nearly virtually practically close next".split())
+
+
+def _hedged(words: list[str], i: int) -> bool:
+    """"adds almost nothing", "next to nothing": a small amount, not a denial."""
+    return i > 0 and words[i - 1] in _HEDGES or i > 1 and words[i - 2] in _HEDGES
+
+
+def _back(words: list[str], claim: list[int], negated: list[int], j: int, by: int,
+          commas: bool = False) -> None:
+    """Negate backwards from ``j`` to the start of the clause (of the claim, if ``commas``)."""
+    while j >= 0 and claim[j] == claim[by] and words[j] != "and" and (
+            not _ends_scope(words[j]) or commas and words[j] == ","):
+        negated[j] = j
+        j -= 1
 
 
 def is_negative(text: str) -> bool:
     """Whether a phrasing states a negated claim (it contains a negation or a contrast)."""
-    words = [w for w, _, _ in _raw(_normalise(text))]
+    words = [w for w, _, _ in _raw(text)]
     return any(w in NEGATIONS for w in words) or any(
         tuple(words[i:i + len(c)]) == c for i in range(len(words)) for c in CONTRASTS)
