@@ -162,6 +162,12 @@ def test_negation_scope_ends_where_a_new_verb_phrase_starts():
     assert not any(t.negated for t in tokens("sklearn k=None means the whole list"))
 
 
+def test_instead_of_covers_its_noun_not_the_verb_after_it():
+    same = compile_phrasing("1000 negatives make* sampled metrics equal|exact")
+    assert find(same, tokens("1000 negatives instead of 100 makes the sampled metrics exact")) is not None
+    assert [t.negated for t in tokens("instead of 100 makes")] == [True, False]
+
+
 def test_not_that_and_not_because_deny_what_follows():
     assert grade("It's not that NDCG is monotone in k.").misconceptions == ()
     assert grade("IDCG is the ideal DCG, not because of the list length").misconceptions == ()

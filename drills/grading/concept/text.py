@@ -242,6 +242,7 @@ def _negate(words: list[str], claim: list[int], negated: list[int], framed: set[
             if j < n and words[j] in ("that", "because", "since"):
                 j += 1  # "it's not that X", "not because of X": X is what is denied
             while j < n and not _ends_scope(words[j]) and reach < SCOPE_WORDS and not (
+                    contrast and words[j] in _VERBS) and not (
                     words[j] == "and" and j + 1 < n and words[j + 1] in _AND_NEW_CLAUSE):
                 negated[j] = i
                 reach += words[j] not in STOP
@@ -271,6 +272,8 @@ def _negate(words: list[str], claim: list[int], negated: list[int], framed: set[
 
 
 _COPULA = ("is", "are", "was", "s")  # "s": that's
+# "instead of X is Y": a contrast covers X, not the verb that follows it.
+_VERBS = frozenset("is are was were be been makes make gives give has have does do can will would".split())
 _HEDGES = frozenset("almost nearly virtually practically close next".split())
 
 
