@@ -27,8 +27,13 @@ _NT = re.compile(r"n't\b")
 
 def normalise(text: str) -> tuple[str, list[int]]:
     """The regular text and, per character, its offset in ``text``."""
+    if text.isascii():  # NFKC and the symbols change nothing here: one offset per character
+        norm, where = _SPACED_DASH.sub(",", text.lower()), list(range(len(text)))
+        if "'" not in norm and "cannot" not in norm:
+            return norm, where
+        return _contractions(norm, where)
     chars: list[str] = []
-    where: list[int] = []
+    where = []
     for i, ch in enumerate(text):
         out = SYMBOLS.get(ch) or unicodedata.normalize("NFKC", ch).lower()
         out = SYMBOLS.get(out, out) if len(out) == 1 else out
@@ -36,6 +41,10 @@ def normalise(text: str) -> tuple[str, list[int]]:
         where.extend([i] * len(out))
     norm = "".join(chars)
     norm = _SPACED_DASH.sub(",", norm)  # same length: the offsets stay
+    return _contractions(norm, where)
+
+
+def _contractions(norm: str, where: list[int]) -> tuple[str, list[int]]:
     norm, where = _sub(_CONTRACTION, lambda m: {"ca": "can", "wo": "will"}.get(m.group(1), m.group(1))
                        + " not", norm, where)
     norm, where = _sub(_CANNOT, lambda m: "can not", norm, where)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from drills.grading.concept.text import NEGATIONS, STOP, Token, is_negative, tokens
 
@@ -74,6 +75,7 @@ class Phrasing:
 _WORD = re.compile(r"[^\s]+")
 
 
+@lru_cache(maxsize=8192)
 def _alternative(text: str) -> Alternative | None:
     prefix = text.endswith("*")
     words = [t for t in tokens(text.rstrip("*").replace("_", " "))]

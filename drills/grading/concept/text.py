@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from drills.grading.concept.normalise import normalise
 
@@ -96,6 +97,7 @@ _AND_NEW_CLAUSE = frozenset("""it its they this that does do did is are was were
 so then also still thus hence therefore instead""".split())
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A crude, predictable stem: one suffix off (the stem keeps 3 letters), -our -> -or,
     British -is- -> -iz-, a final e dropped; the field's one spelling before and after."""
