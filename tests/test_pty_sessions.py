@@ -145,3 +145,61 @@ def test_the_first_run_welcomes_and_starts_with_easy_questions(drills_home, tmp_
 
 
 assert pexpect is not None
+
+
+FOUR = """\
+pack:
+  name: four-test
+  version: "1.0.0"
+  description: Four questions whose answer is 1.
+questions:
+""" + "".join(f"""  - id: four-{n}
+    topic: four
+    kind: numeric
+    difficulty: easy
+    prompt: "MARK-{n}: grades [1]; exponential gain. DCG@1?"
+    problem: {{relevance: [1], k: 1, gain: exponential}}
+    metric: dcg
+""" for n in range(1, 5))
+
+
+def test_a_resumed_session_adds_up_to_one_session(drills_home, tmp_path):
+    """Issue 23: quit after 2 (one wrong), resume, answer 2 (one wrong): 2/4, retry 2, one row."""
+    pack = tmp_path / "four.yaml"
+    pack.write_text(FOUR, encoding="utf-8")
+    t = practice(drills_home, "--seed", "4", "--count", "4", "--pack", str(pack))
+    t.expect("Question 1/4")
+    t.expect("answer>")
+    t.send("1\r")
+    t.expect("Question 2/4")
+    t.expect("answer>")
+    t.send("5\r")  # wrong: the card waits for Enter
+    t.expect("next>")
+    t.send("\r")
+    t.expect("Question 3/4")
+    t.expect("answer>")
+    t.send("\x04")  # quit
+    t.expect("goes on from there")
+    assert t.close() == 0
+    r = practice(drills_home, "--resume")
+    r.expect("at question 3 of 4")
+    r.expect("Question 3/4")
+    r.expect("answer>")
+    r.expect("streak")  # the toolbar, drawn after the prompt
+    from tests.test_pty_feedback import screen_of  # pyte, only here
+
+    assert "score 1/2" in screen_of(r)  # the toolbar counts the answers before the resume
+    r.send("5\r")
+    r.expect("next>")
+    r.send("\r")
+    r.expect("Question 4/4")
+    r.expect("answer>")
+    r.send("1\r")
+    r.expect("Score: 2/4 correct (2 wrong)")
+    r.expect("Retry the 2 questions you missed?")
+    r.send("n\r")
+    assert r.close() == 0
+    with sqlite3.connect(drills_home / "drills.db") as db:
+        sessions = db.execute("SELECT mode, score, total FROM sessions").fetchall()
+        answers = db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
+    assert sessions == [("practice", 2, 4)] and answers == 4

@@ -355,6 +355,20 @@ class Session(Steps, Concepts):
             return [Waiting(self._next())]
         return [self._show()]
 
+    def restore(self, records: list[Record]) -> None:
+        """Go on from a session cut short: ``records`` are its answers to the first planned
+        items, whole (a scenario's every step), so that the score, the streak, the summary
+        and the retry offer count the whole plan. Before ``start``."""
+        done = {r.item for r in records}
+        self.records = list(records)
+        self.index = next((i for i, owner in enumerate(self._owner) if owner not in done),
+                          len(self.items))
+        for r in records:
+            self.streak = self.streak + 1 if r.verdict in RIGHT else 0
+            self.best_streak = max(self.best_streak, self.streak)
+        if self.index >= len(self.items):
+            raise ValueError("nothing left to ask in this session")
+
     def summary(self) -> Summary:
         return summarize(self.options, self.records, len(self.items), self.score, self.best_streak,
                          self.deferred, self.quit_early, len(self.planned))

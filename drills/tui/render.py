@@ -208,7 +208,7 @@ def summary(s: Summary, style: Style) -> str:
 
 def _totals(s: Summary, style: Style) -> list[str]:
     c = s.counts
-    parts = [f"{c[v]} {v}" for v in ("consistent", "close", "wrong", "skipped", "timeout") if c.get(v)]
+    parts = [f"{c[v]} {v}" for v in ("consistent", "close", "partial", "wrong", "skipped", "timeout") if c.get(v)]
     extra = f" ({', '.join(parts)})" if parts else ""
     steps = any(r.question.part is not None for r in s.records)  # a scenario's steps count one each
     counted = "answers correct" if steps else "correct"

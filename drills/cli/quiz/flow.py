@@ -130,7 +130,7 @@ def last_unfinished(store: Any) -> Unfinished | None:
                                        "WHERE session_id = ? ORDER BY id", (sid,)).fetchall()
             sizes = opts.get("plan_steps")  # answers each planned item takes (a scenario: its steps)
             if isinstance(sizes, list) and sizes and all(type(x) is int for x in sizes):
-                left = len(steps) < sum(sizes)  # a last scenario cut short is left too
+                left = items_completed(steps, sizes) < len(sizes)  # a scenario cut short is left too
             else:
                 left = items_answered(steps) < planned
             if left:
@@ -138,6 +138,23 @@ def last_unfinished(store: Any) -> Unfinished | None:
         return None
 
     return store.reading(read)
+
+
+def items_completed(steps: Sequence[tuple[Any, Any]], sizes: Sequence[int]) -> int:
+    """How many planned items, from the first, the answers ``(scenario, step)`` complete: an
+    ordinary item takes one answer, a scenario all its steps; a scenario answered again from
+    its first step (after a resume) starts over."""
+    done = progress = 0
+    for _scenario, step in steps:
+        if done >= len(sizes):
+            break
+        if sizes[done] == 1:
+            done += 1
+            continue
+        progress = progress + 1 if step == progress + 1 else (1 if step == 1 else 0)
+        if progress == sizes[done]:
+            done, progress = done + 1, 0
+    return done
 
 
 def retry_items(missed: Sequence[Question], catalog: Sequence[Question], seed: int) -> list[Question]:

@@ -170,13 +170,13 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
     if [q.id for q in items] != ids:
         store.close()
         fail(f"session {left.id} cannot be resumed: its packs have changed since", Exit.FAILED)
-    done, answers = 0, left.answered  # answers are steps: a scenario cut short is asked again whole
-    while done < len(items) and answers >= (steps := len(items[done].steps) or 1):
-        answers -= steps
-        done += 1
+    from drills.cli.quiz.resume import earlier_records  # lazy: only for --resume
+
+    earlier = earlier_records(store, left.id, items)
+    done = len({r.item for r in earlier})
     click.echo(f"Resuming session {left.id} (seed {left.seed}) at question {done + 1} of "
                f"{len(items)}; {plural(done, 'question')} answered before.")
-    options = {**opts, "resumed_from": left.id}
-    return run_quiz(items[done:], mode="practice", seed=left.seed, store=store, options=options,
+    return run_quiz(items, mode="practice", seed=left.seed, store=store, options=opts,
                     transcript=transcript, tolerance=tolerance_option(opts.get("tolerance")),
-                    feedback=feedback or opts.get("feedback"), offset=done, catalog=questions)
+                    feedback=feedback or opts.get("feedback"), catalog=questions,
+                    resume=(left.id, earlier))

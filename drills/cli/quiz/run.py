@@ -57,8 +57,10 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
              transcript: str | None = None, per_question: float | None = None,
              minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
              store_mode: str | None = None, offset: int = 0,
-             catalog: Sequence[Question] = (), limits: tuple[float, ...] | None = None) -> int:
+             catalog: Sequence[Question] = (), limits: tuple[float, ...] | None = None,
+             resume: tuple[int, list[Any]] | None = None) -> int:
     """Run one session to its summary (then, after practice, the retry round); the exit code.
+    ``resume``: (session row, earlier records): the session cut short goes on in its row.
 
     The session row is ended (time, score, report) however the quiz ends: its summary, a
     failed save, SIGTERM or SIGHUP (exit 128 + the signal), or a terminal that went away.
@@ -69,7 +71,7 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
                                      transcript=transcript, per_question=per_question,
                                      minutes=minutes, feedback=feedback, tolerance=tolerance,
                                      store_mode=store_mode, offset=offset, interactive=interactive,
-                                     limits=limits)
+                                     limits=limits, resume=resume)
         if mode == "practice" and store_mode is None and code == Exit.OK:
             code = _after_practice(session, store, catalog, seed, feedback, tolerance, interactive)
     finally:
@@ -137,7 +139,8 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
                  transcript: str | None = None, per_question: float | None = None,
                  minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
                  store_mode: str | None = None, offset: int = 0,
-                 interactive: bool = False, limits: tuple[float, ...] | None = None) -> tuple[int, Any]:
+                 interactive: bool = False, limits: tuple[float, ...] | None = None,
+                 resume: tuple[int, list[Any]] | None = None) -> tuple[int, Any]:
     """One session, recorded; the store stays open for what follows."""
     out = open_transcript(transcript) if transcript is not None else None
     if feedback is None:  # a card that waits on a terminal; everything at once in a log
@@ -148,11 +151,14 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
                                      seed=None if store_mode == "review" or mode == "retry" else seed,  # neither replays by --seed
                                      pause=interactive, offset=offset, limits=limits),
                       code_grader=_grade_code)
+    if resume is not None:
+        session.restore(resume[1])
     recorder = None
     code = Exit.OK
     try:
         with Signals() as signals:
-            session_id = store.start_session(store_mode or mode, seed, options)
+            session_id = (resume[0] if resume is not None else
+                          store.start_session(store_mode or mode, seed, options))
             recorder = Recorder(store, session_id, out, signals, transcript)
             try:
                 run(session, recorder, interactive=interactive,
