@@ -71,6 +71,17 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Bare ``drills`` is practice, with practice's options too: ``drills --seed 11`` is
+        ``drills practice --seed 11`` (the group's own options stay before it)."""
+        i = 0
+        while i < len(args) and args[i] in ("--color", "-h", "--help", "--version") or (
+                i < len(args) and args[i].startswith("--color=")):
+            i += 2 if args[i] == "--color" else 1
+        if i < len(args) and args[i].startswith("-") and args[i] != "--":
+            args = [*args[:i], "practice", *args[i:]]
+        return super().parse_args(ctx, args)
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         name = args[0] if args else ""
         if name and not name.startswith("-") and name not in COMMANDS:
@@ -100,8 +111,8 @@ class LazyGroup(click.Group):
 def cli(ctx: click.Context, color: str | None) -> None:
     """Drill NDCG and ranking-metric interview questions in your terminal.
 
-    Run `drills` alone to start a practice session, or `drills solve 2,1,3,0`
-    for a worked NDCG solution.
+    Run `drills` alone to start a practice session (it takes practice's options:
+    `drills --seed 11`), or `drills solve 2,1,3,0` for a worked NDCG solution.
     """
     ctx.with_resource(gated())  # every line printed from here on passes the sanitiser
     _settings(ctx, color)
