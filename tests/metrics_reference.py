@@ -56,8 +56,7 @@ def rr(ranking, k=None, threshold=1):
 
 
 def ap(ranking, k=None, judged=None, convention="R", threshold=1):
-    """Uncut (k None), "min_k_R" has no k to take the minimum with: it is R."""
-    cut = k
+    """Uncut (k None), "min_k_R" takes k = the ranking's length (issue 23: as uncut precision)."""
     k = len(ranking) if k is None else k
     total = Fraction(0)
     for i in range(1, k + 1):
@@ -67,7 +66,7 @@ def ap(ranking, k=None, judged=None, convention="R", threshold=1):
     if convention == "R":
         denominator = big_r
     elif convention == "min_k_R":
-        denominator = big_r if cut is None else min(cut, big_r)
+        denominator = min(k, big_r)
     elif convention == "retrieved":
         denominator = sum(rel_at(ranking, i, threshold) for i in range(1, k + 1))
     else:

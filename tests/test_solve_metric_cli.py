@@ -98,3 +98,20 @@ def test_bad_combinations_are_usage_errors(args, message):
     assert res.exit_code == 2, res.output
     assert message in res.output
     assert "Traceback" not in res.output
+
+
+def test_min_k_r_without_k_takes_the_lists_length_and_says_so():
+    """Issue 23: one document of grade 4 ranked, R = 7 in the pool: min(k, R) with k = 1."""
+    res = CliRunner().invoke(cli, ["solve", "4", "--judged", "4,4,1,2,1,1,2", "--metric", "ap",
+                                   "--denominator", "min_k_R"])
+    assert res.exit_code == 0, res.output
+    assert "AP = (1) / 1 = 1" in res.output and "k = the list's length, 1" in res.output
+    as_json = json.loads(CliRunner().invoke(cli, ["solve", "4", "--judged", "4,4,1,2,1,1,2", "--metric",
+                                                  "ap", "--denominator", "min_k_R", "--json"]).output)
+    assert as_json["ap"]["value"] == 1.0
+
+
+def test_gain_with_a_metric_that_has_none_is_a_usage_error():
+    for metric, says in (("ap", "--threshold"), ("err", "2^g_max"), ("precision", "--threshold")):
+        res = CliRunner().invoke(cli, ["solve", "1,3,2,2,0", "--gain", "linear", "--metric", metric])
+        assert res.exit_code == 2 and "--gain is NDCG's" in res.output and says in res.output

@@ -31,7 +31,8 @@ from drills.engine.table import NARROW_BELOW, Layout
 @click.option("--judged", default=None, metavar="GRADES",
               help="The query's full judged pool, e.g. 3,2,1,0 (default: the ranked list itself).")
 @click.option("--gain", type=click.Choice(["exponential", "linear"]), default="exponential",
-              show_default=True, help="NDCG's gain: 2^rel - 1 (exponential) or rel (linear).")
+              show_default=True,
+              help="NDCG's gain: 2^rel - 1 (exponential) or rel (linear); for ndcg, dcg and idcg only.")
 @click.option("-l", "--threshold", type=click.IntRange(1, 20), default=1, show_default=True, metavar="T",
               help="Binary metrics count a document relevant when its grade >= T (trec_eval's -l T).")
 @click.option("--denominator", type=click.Choice(AP_CONVENTION_NAMES), default="R", show_default=True,
@@ -100,6 +101,11 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         fail("give the relevance grades in ranked order, e.g. drills solve 2,1,3,0 "
              "(or --qrels FILE --run FILE)")
     if metric not in ("ndcg", "dcg", "idcg"):
+        source = click.get_current_context().get_parameter_source("gain")
+        if source is click.core.ParameterSource.COMMANDLINE:
+            fail(f"--gain is NDCG's (and DCG's, IDCG's): {metric} "
+                 + ("takes the grades as (2^g - 1) / 2^g_max (see --max-grade)"
+                    if metric in ("err", "rbp") else "counts a document relevant at --threshold"))
         solve_metric(relevance, metric, k, judged, threshold, denominator, persistence, max_grade,
                      answer, tolerance, all_rows, as_json)
         return

@@ -241,7 +241,7 @@ def average_precision(
     """Sum of P@i over the relevant ranks i <= k, over the ``convention``'s denominator.
 
     "R" (default): R, relevant in the judged pool (trec_eval map / map_cut_k);
-    "min_k_R": min(k, R); "retrieved": relevant retrieved in the top k. 0 when that is 0.
+    "min_k_R": min(k, R), k the list's length when not given; "retrieved": relevant retrieved in the top k. 0 when that is 0.
     """
     if convention not in AP_CONVENTIONS:
         raise ProblemError(f"unknown AP convention {convention!r} (use {', '.join(AP_CONVENTIONS)})")
@@ -250,8 +250,8 @@ def average_precision(
     numerator = sum((r.precision for r in rows if r.counts), Fraction(0))
     if convention == "R":
         denominator = total
-    elif convention == "min_k_R":
-        denominator = total if k is None else min(k, total)
+    elif convention == "min_k_R":  # no k: the list's length, as uncut precision takes it
+        denominator = min(len(ranked) if k is None else k, total)
     else:
         denominator = _hits(rows)
     note = None
@@ -261,6 +261,8 @@ def average_precision(
                 "retrieved": "no relevant document retrieved"}[convention] + ": AP is 0"
     else:
         value = numerator / denominator
+    if convention == "min_k_R" and k is None:
+        note = f"no k given: k = the list's length, {len(ranked)}" + (f"; {note}" if note else "")
     return BinaryResult("ap", _label("AP", k), value, k, threshold, total, rows, numerator,
                         denominator, convention=convention, note=note)
 
