@@ -6,6 +6,7 @@ output is a terminal and NO_COLOR is unset (https://no-color.org).
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -221,14 +222,24 @@ def _totals(s: Summary, style: Style) -> list[str]:
     return lines
 
 
+def review_line(item: str, records: Any) -> str:
+    """One "what to review next" item with the command that practises it."""
+    if item.startswith("misconception "):
+        mid = item.removeprefix("misconception ")
+        topic = next((r.question.topic for r in records if mid in r.misconceptions), None)
+        return f"{item}: `drills practice --topic {topic}`" if topic else item
+    return f"{item}: `drills practice --topic {item}`"
+
+
 def report(s: Summary, style: Style) -> str:
     """The mock report card: by topic, time vs limit, wrong formulas, what next, explanations."""
     lines = [style.paint("Mock interview report", "bold", "cyan"),
              style.wrap("\n".join(_totals(s, style)[1:])), ""]
-    lines.append(style.paint("Score by topic", "bold"))
-    for topic, (right, n) in sorted(s.by_topic.items()):
-        lines.append(visible(f"  {topic:<22} {right}/{n}"))
-    lines += ["", style.paint("Time per question", "bold"), *time_lines(s.records)]
+    if s.records:  # a mock quit at once has no topic and no time to show
+        lines.append(style.paint("Score by topic", "bold"))
+        for topic, (right, n) in sorted(s.by_topic.items()):
+            lines.append(visible(f"  {topic:<22} {right}/{n}"))
+        lines += ["", style.paint("Time per question", "bold"), *time_lines(s.records)]
     lines += chain_lines(s.records, style)
     beliefs = {m.id: m.correction for r in s.records if r.concept is not None and not r.overridden
                for m in r.concept.misconceptions}
@@ -246,7 +257,7 @@ def report(s: Summary, style: Style) -> str:
             lines.append(style.wrap(f"  {mid}: {correction}", "    "))
     lines += ["", style.paint("What to review next", "bold")]
     if s.review:
-        lines += [visible(f"  - {item}") for item in s.review]
+        lines += [style.wrap(f"  - {review_line(item, s.records)}") for item in s.review]
     elif not s.records:
         lines.append("  - no question was answered: run the mock again when you have the time")
     elif len(s.records) < s.total:
@@ -264,7 +275,7 @@ def report(s: Summary, style: Style) -> str:
             if r.given:
                 lines.append(f"  you answered: {shorten(r.given.splitlines()[0], 60)}")
             lines.append(explanation(r, style))
-    return "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))  # no gap left by an empty section
 
 
 _RENDERERS: dict[type, Any] = {
