@@ -432,7 +432,7 @@ def test_steps_after_a_correct_choice_names_the_answer():
     s.start()
     s.submit("b")
     steps = of(s.submit(":steps"), StepsShown)[0]
-    assert steps.text.splitlines()[0] == "correct: b) 2^rel - 1"
+    assert steps.text.splitlines()[0] == "Right: you picked b, the answer is b) 2^rel - 1."
 
 
 @pytest.mark.parametrize("point, answer, hit", [

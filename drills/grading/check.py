@@ -142,8 +142,8 @@ def check_choice(question: Question, text: str) -> Outcome:
     picked = question.options[index]
     verdict = "correct" if picked.correct else "wrong"
     notes = (picked.explanation,) if picked.explanation else ()
-    summary = f"correct: {right_text}" if picked.correct else (
-        f"wrong: you picked {letters[index]}, the answer is {right_text}")
+    summary = f"Right: you picked {letters[index]}, the answer is {right_text}." if picked.correct else (
+        f"Wrong: you picked {letters[index]}, the answer is {right_text}.")
     return Outcome(question, text, verdict, summary, right_text, diagnosis=notes)
 
 
