@@ -81,3 +81,17 @@ def test_a_text_worksheet_fits_a_narrow_terminal_and_a_file_is_unchanged():
     assert text_sheet(items, 7) == text_sheet(items, 7, WIDTH)  # a file: always 78 columns
     chosen = [arg for t in topics for arg in ("--topic", t)]
     assert run("generate", "--seed", "7", "--count", "12", *chosen).stdout == text_sheet(items, 7)
+
+
+def test_an_elided_quotient_keeps_its_division():
+    """Issue 23: '(13/2 + ... + 3/log2(7))' for a quotient lost the '/ (IDCG)' half."""
+    from drills.engine.table import Layout
+
+    top = " + ".join(["13/2", "3/log2(3)", "1/2", "7/log2(5)", "1/log2(6)", "3/log2(7)"])
+    bottom = " + ".join(["15/2", "7/log2(3)", "3/2", "1/log2(5)", "1/log2(6)", "1/log2(7)"])
+    shown = Layout(exact_width=60).exact(f"({top}) / ({bottom})")
+    assert shown == "(13/2 + ... + 3/log2(7)) / (15/2 + ... + 1/log2(7))"
+    assert len(shown) <= 60
+    assert Layout(exact_width=60).exact("(7) / (15)") == "(7) / (15)"
+    # not a quotient at the top level: cut between terms as before
+    assert Layout(exact_width=20).exact("(1 + 2) + 3/log2(4) + 4/log2(5) + 5") == "(1 + 2) + ... + 5"

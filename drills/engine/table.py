@@ -6,7 +6,7 @@ Imports nothing: every metric family prints its worked table with these.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,15 @@ class Layout:
     exact_width: int | None = None  # elide exact forms longer than this (the full one: --json)
 
     def exact(self, text: str) -> str:
-        """An exact form as shown: whole, or cut in the middle between terms."""
-        terms = text.split(" + ")
+        """An exact form as shown: whole, or cut in the middle between terms; a quotient
+        ``(a + b + c) / (d + e + f)`` keeps its structure, each side cut on its own."""
+        if self.exact_width is not None and len(text) > self.exact_width:
+            parts = _quotient(text)
+            if parts is not None:
+                side = replace(self, exact_width=max(12, (self.exact_width - 7) // 2))
+                top, bottom = (side.exact(p) for p in parts)
+                return f"({top}) / ({bottom})"
+        terms = _terms(text)
         if self.exact_width is None or len(text) <= self.exact_width or len(terms) < 3:
             return text
         half = (self.exact_width - 7) // 2
@@ -40,6 +47,38 @@ class Layout:
         if len(head) + len(tail) >= len(terms):
             return text
         return f"{' + '.join(head)} + ... + {' + '.join(tail)}"
+
+
+def _terms(text: str) -> list[str]:
+    """The terms of a sum, split at ``" + "`` outside brackets only."""
+    terms, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and text.startswith(" + ", i):
+            terms.append(text[start:i])
+            start = i + 3
+    return [*terms, text[start:]]
+
+
+def _quotient(text: str) -> tuple[str, str] | None:
+    """``(A) / (B)`` at the top level: (A, B); else None."""
+    if not text.startswith("(") or not text.endswith(")"):
+        return None
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            rest = text[i + 1:]
+            if rest.startswith(" / (") and rest.endswith(")"):
+                inner = rest[3:]
+                level = 0
+                for j, c in enumerate(inner):  # the denominator's bracket closes at the very end
+                    level += (c == "(") - (c == ")")
+                    if level == 0 and j < len(inner) - 1:
+                        return None
+                return text[1:i], inner[1:-1]
+            return None
+    return None
 
 
 WIDE = Layout()
