@@ -42,6 +42,9 @@ def test_after_a_miss_the_card_is_on_screen_and_the_next_question_waits(drills_h
     assert "Wrong: 0.5" in screen or "Close: 0.5" in screen, screen
     assert "Accepted [" in screen, screen
     assert "Question 2/2" not in t.seen  # it waits
+    t.expect("streak")  # the toolbar, drawn after the prompt
+    toolbar = screen_of(t).splitlines()[-1]
+    assert "Q 1/2" in toolbar and "Q 2/2" not in toolbar, toolbar  # still the question answered
     t.send("\r")
     t.expect("Question 2/2")
     t.expect("answer>")

@@ -31,10 +31,11 @@ class Steps:
         q = self.planned[owner]
         return seconds * len(q.steps) if seconds and q.kind == "scenario" else seconds
 
-    def position(self) -> tuple[int, int]:
-        """(1-based number, total) of the current planned item, as the learner counts them."""
+    def position(self, index: int | None = None) -> tuple[int, int]:
+        """(1-based number, total) of the current planned item (or of step ``index``'s), as
+        the learner counts them."""
         offset = self.options.offset
-        owner = self._owner[min(self.index, len(self.items) - 1)]
+        owner = self._owner[min(self.index if index is None else index, len(self.items) - 1)]
         return owner + 1 + offset, len(self.planned) + offset
 
     def _next(self) -> str:

@@ -198,6 +198,9 @@ class Interactive:
         s = self.session
         number, total = s.position()
         q = s.current()
+        if s.waiting and s.records:  # a miss waits for Enter: still the question just answered
+            number, total = s.position(s.records[-1].index)
+            q = s.records[-1].question
         step = f" step {q.part.step}/{q.part.of}" if q is not None and q.part else ""
         parts = [f"Q {number}/{total}{step} {progress_bar(len(s.records), len(s.items))}"]
         if s.deferred:  # feedback at the end: the toolbar must not give verdicts away
