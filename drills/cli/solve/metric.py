@@ -17,7 +17,7 @@ import click
 
 from drills.cli.errors import Exit, fail
 from drills.cli.options import parse_grades, tolerance_option
-from drills.cli.solve.verdict import check_answer, check_json, echo_verdict
+from drills.cli.solve.verdict import check_answer, check_json, echo_verdict, echo_verdict_again
 from drills.cli.style import screen_rows, wrap_width
 from drills.display import Style, use_color
 from drills.engine.exact import decimal_text, fraction_text, short_fraction, with_value
@@ -115,8 +115,7 @@ def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: A
 def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) -> None:
     width = wrap_width()
     style = Style(color=use_color(sys.stdout), width=width)
-    if outcome is not None:
-        echo_verdict(outcome, style)
+    printed = echo_verdict(outcome, style) if outcome is not None else 0
     limit = 10**6 if all_rows else max(8, screen_rows() - 12)
     shown = result if len(result.rows) <= limit else replace(result, rows=result.rows[: limit - 1])
     text = shown.worked
@@ -127,5 +126,9 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
             f"every row, --json too)\n{result.working}")
     click.echo(style.wrap(text))
     value = decimal_text(result.decimal(), 6)
+    printed += style.wrap(text).count("\n") + 1
     if result.shown == result.text and value != result.text:  # (a long fraction: the equation has it)
         click.echo(style.wrap(f"{result.label} = {with_value(result.text, value)}"))
+        printed += 1
+    if outcome is not None:
+        echo_verdict_again(outcome, style, printed)

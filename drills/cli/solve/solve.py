@@ -10,7 +10,7 @@ import click
 from drills.cli.errors import Exit, fail
 from drills.cli.options import parse_grades, tolerance_option
 from drills.cli.solve.metric import solve_metric
-from drills.cli.solve.verdict import check_answer, check_json, echo_verdict
+from drills.cli.solve.verdict import check_answer, check_json, echo_verdict, echo_verdict_again
 from drills.cli.style import screen_rows, wrap_width
 from drills.display import Style, use_color
 from drills.engine.metrics.ndcg import ndcg_solution
@@ -136,12 +136,14 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
     else:
         width = wrap_width()
         style = Style(color=use_color(sys.stdout), width=width)
-        if outcome is not None:
-            echo_verdict(outcome, style)
+        printed = echo_verdict(outcome, style) if outcome is not None else 0
         rows = 10**6 if all_rows else max(8, (screen_rows() - 16) // 2)
         layout = Layout(narrow=width < NARROW_BELOW, max_rows=rows,
                         exact_width=None if all_rows else max(40, width - 20))
-        click.echo(style.wrap(worked_solution(sol, layout)))
+        body = style.wrap(worked_solution(sol, layout))
+        click.echo(body)
+        if outcome is not None:
+            echo_verdict_again(outcome, style, printed + body.count("\n") + 1)
     if outcome is not None:
         sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
 

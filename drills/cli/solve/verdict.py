@@ -5,6 +5,8 @@ above the worked steps). May import grading, model and click."""
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from drills.grading.check import check, explain
@@ -36,11 +38,32 @@ def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an 
     }
 
 
-def echo_verdict(outcome, style) -> None:  # noqa: ANN001 - an Outcome, a display.Style
-    """The graded answer above the worked steps: the verdict line coloured, then the diagnosis."""
+def echo_verdict(outcome, style) -> int:  # noqa: ANN001 - an Outcome, a display.Style
+    """The graded answer above the worked steps: the verdict line coloured, then the diagnosis;
+    the number of lines printed."""
     head, _, rest = explain(outcome, steps=False).partition("\n")
     colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
-    click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
+    text = style.wrap(head)
+    click.echo(style.paint(text, colour, "bold"), color=style.color)
+    lines = text.count("\n") + 2
     if rest:
         click.echo(style.wrap(rest))
+        lines += style.wrap(rest).count("\n") + 1
     click.echo("")
+    return lines
+
+
+def echo_verdict_again(outcome, style, printed: int) -> None:  # noqa: ANN001
+    """On a terminal, when ``printed`` lines scrolled the verdict away, say it again last:
+    the final screen always holds the verdict."""
+    from drills.cli.style import screen_rows  # lazy: only on a terminal
+
+    if sys.stdout.isatty() and printed >= screen_rows() - 1:
+        head, _, rest = explain(outcome, steps=False).partition("\n")
+        colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
+        click.echo("")
+        click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
+        named = [line for line in rest.splitlines() if line.strip()
+                 and not line.startswith("Accepted [")][:1]  # the slip named, or "no known slip"
+        if named:
+            click.echo(style.wrap(named[0]))

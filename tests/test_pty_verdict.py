@@ -1,0 +1,34 @@
+"""The verdict is never scrolled away (issue 23): at 80x24, ``drills solve --answer`` with a
+worked solution taller than the screen ends with the verdict and the diagnosis, and no line
+is wider than the terminal. Read from the screen a person sees (pyte)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_pty import Term
+
+pyte = pytest.importorskip("pyte")
+
+ROWS, COLS = 24, 80
+
+
+def final_screen(args: list[str], home) -> list[str]:
+    t = Term(args, home, dimensions=(ROWS, COLS))
+    t.expect_eof()
+    screen = pyte.Screen(COLS, ROWS)
+    pyte.Stream(screen).feed(t.seen.replace("\n", "\r\n"))
+    return [line.rstrip() for line in screen.display]
+
+
+def test_a_wrong_answer_to_solve_leaves_the_verdict_on_the_last_screen(drills_home):
+    screen = final_screen(["solve", "3,2,3,0,1,2", "--k", "5", "--answer", "0.82"], drills_home)
+    text = "\n".join(screen)
+    assert "Wrong: 0.82" in text, text
+    assert "No known slip gives that number" in text, text
+
+
+def test_no_line_of_solve_is_wider_than_the_terminal(drills_home):
+    t = Term(["solve", "3,2,3,0,1,2", "--k", "5", "--answer", "0.82"], drills_home, dimensions=(ROWS, COLS))
+    t.expect_eof()
+    assert max(len(line) for line in t.seen.replace("\r", "").splitlines()) <= COLS
