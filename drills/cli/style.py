@@ -118,6 +118,11 @@ def wrap_width() -> int:
     return 10_000
 
 
+def echo_prose(text: str) -> None:
+    """One paragraph of prose, wrapped to the terminal's width (never wider) on a terminal."""
+    click.echo(Style(width=wrap_width()).wrap(text))
+
+
 def echo_paged(text: str, color: bool | None = None) -> None:
     """Print ``text``; on a terminal, through the pager when it is taller than the screen."""
     if sys.stdout.isatty():

@@ -35,6 +35,7 @@ from drills.cli.quiz.flow import (
 )
 from drills.cli.quiz.run import run_quiz
 from drills.cli.store_access import open_store
+from drills.cli.style import echo_prose
 from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.model import Question
 from drills.quiz.plan import plan, weighted_plan
@@ -174,7 +175,7 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
 
     earlier = earlier_records(store, left.id, items)
     done = len({r.item for r in earlier})
-    click.echo(f"Resuming session {left.id} (seed {left.seed}) at question {done + 1} of "
+    echo_prose(f"Resuming session {left.id} (seed {left.seed}) at question {done + 1} of "
                f"{len(items)}; {plural(done, 'question')} answered before.")
     return run_quiz(items, mode="practice", seed=left.seed, store=store, options=opts,
                     transcript=transcript, tolerance=tolerance_option(opts.get("tolerance")),

@@ -16,6 +16,7 @@ import click
 from drills.cli.errors import Exit, fail, silence_stdout
 from drills.cli.quiz.flow import retry_items
 from drills.cli.quiz.recorder import Recorder, Signals
+from drills.cli.style import echo_prose
 from drills.grading.scenario import RIGHT
 from drills.model import Question
 from drills.quiz.session import Options, Session
@@ -90,7 +91,7 @@ def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed:
                  "`drills practice --resume` asks that scenario again from its first step."
                  if q.part is not None and q.part.step > 1 else
                  f"before question {number} of {total}: `drills practice --resume` goes on from there.")
-        click.echo(f"Stopped {where}")
+        echo_prose(f"Stopped {where}")
         return int(Exit.OK)
     missed: list[Question] = []  # a scenario with a missed step is asked again whole
     for r in summary.records:
