@@ -32,3 +32,14 @@ def test_no_line_of_solve_is_wider_than_the_terminal(drills_home):
     t = Term(["solve", "3,2,3,0,1,2", "--k", "5", "--answer", "0.82"], drills_home, dimensions=(ROWS, COLS))
     t.expect_eof()
     assert max(len(line) for line in t.seen.replace("\r", "").splitlines()) <= COLS
+
+
+def test_export_anki_says_what_it_is_doing_on_a_terminal(drills_home, tmp_path):
+    out = tmp_path / "deck.apkg"
+    t = Term(["export", "anki", "--pack", "ndcg-conventions", "-o", str(out)], drills_home,
+             dimensions=(ROWS, 60))
+    t.expect("export: building the notes of")
+    t.expect("export: writing")
+    t.expect_eof()
+    assert out.is_file()
+    assert max(len(line) for line in t.seen.replace("\r", "").splitlines()) <= 60

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 
 import click
@@ -20,7 +21,7 @@ from drills.publish.anki import (
     summary,
     write_package,
 )
-from drills.safetext import visible
+from drills.safetext import plural, visible
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -65,16 +66,31 @@ def anki(packs: tuple[str, ...], topics: tuple[str, ...], variants: int, seed: i
     chosen = [q for q in questions if not topics or q.topic in topics]
     if not chosen:
         fail("no questions to export in these packs", Exit.FAILED)
+    on_terminal = sys.stderr.isatty()  # a second or more: say what is happening
+    if on_terminal:
+        _say(f"export: building the notes of {plural(len(chosen), 'question')} ...")
     try:
         items = notes(chosen, seed=seed, variants=variants)
     except ExportError as exc:
         fail(str(exc), Exit.FAILED)
     shown = visible(click.format_filename(output))
+    if on_terminal:
+        _say(f"export: writing {plural(len(items), 'note')} to {shown} ...")
     try:
         write_package(items, output, timestamp=_timestamp(chosen))
     except OSError as exc:
         fail(f"cannot write {shown}: {exc.strerror or exc}", Exit.FAILED)
-    click.echo(summary(shown, items), err=True)
+    if on_terminal:
+        _say(summary(shown, items))
+    else:
+        click.echo(summary(shown, items), err=True)
+
+
+def _say(text: str) -> None:
+    """A line on the terminal's stderr, wrapped to its width (never broken mid-word by it)."""
+    from drills.display import Style, display_width  # lazy: only on a terminal
+
+    click.echo(Style(width=display_width()).wrap(text), err=True)
 
 
 def _timestamp(questions: Sequence[Question]) -> int:
