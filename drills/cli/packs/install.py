@@ -50,6 +50,8 @@ def install(source: str, name: str | None) -> None:
     built-in and the installed packs); otherwise nothing is installed. Exit codes:
     0 installed, 1 invalid packs or git failed, 2 a refused source or a taken NAME.
     """
+    if sys.stderr.isatty():  # fetching and validating against the bank takes a second or two
+        click.echo(f"installing {shown(source)}: fetching and validating ...", err=True)
     try:
         result = core.install(source, name)
     except core.InvalidPack as exc:
