@@ -43,3 +43,16 @@ def test_export_anki_says_what_it_is_doing_on_a_terminal(drills_home, tmp_path):
     t.expect_eof()
     assert out.is_file()
     assert max(len(line) for line in t.seen.replace("\r", "").splitlines()) <= 60
+
+
+def test_packs_install_says_it_is_working_on_a_terminal(drills_home, tmp_path):
+    from click.testing import CliRunner
+
+    from drills.cli import cli
+
+    made = CliRunner().invoke(cli, ["packs", "new", "--output", str(tmp_path), "--", "mine"])
+    assert made.exit_code == 0, made.output
+    t = Term(["packs", "install", str(tmp_path / "mine.yaml")], drills_home, dimensions=(ROWS, COLS))
+    t.expect("fetching and validating")
+    t.expect("installed mine")
+    t.expect_eof()
