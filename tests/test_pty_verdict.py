@@ -1,6 +1,7 @@
-"""The verdict is never scrolled away (issue 23): at 80x24, ``drills solve --answer`` with a
-worked solution taller than the screen ends with the verdict and the diagnosis, and no line
-is wider than the terminal. Read from the screen a person sees (pyte)."""
+"""What a person sees of commands in a terminal (issue 23): at 80x24, ``drills solve
+--answer`` with a worked solution taller than the screen ends with the verdict and the
+diagnosis (read from the screen, pyte), no line is wider than the terminal, and the slow
+commands (export anki, packs install) say what they are doing."""
 
 from __future__ import annotations
 
