@@ -68,6 +68,8 @@ class Term:
         env = dict(os.environ, DRILLS_HOME=str(home), TERM="xterm", NO_COLOR="1",
                    PYTHONPATH=str(ROOT))
         env.pop("PAGER", None)
+        for sized in ("COLUMNS", "LINES"):  # the pty's own size, never a width leaked from another test
+            env.pop(sized, None)
         env.update(extra_env or {})
         env.pop("PROMPT_TOOLKIT_NO_CPR", None)
         self.child = pexpect.spawn(sys.executable, ["-m", "drills", *args], env=env, cwd=str(ROOT),
