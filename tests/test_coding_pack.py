@@ -175,3 +175,23 @@ def test_the_numbers_quoted_in_the_pack():
         pytest.approx(5 / 9)
     mrr = Problem((0, 0, 1), queries=tuple(Problem(q) for q in [(0, 0, 1), (1,), (0, 0), (0, 1)]))
     assert metric_value(mrr, "mrr").value == pytest.approx(11 / 24)
+
+
+def test_the_readme_says_how_many_cases_a_check_runs(tmp_path):
+    """Issue 23: the README said 50 hidden cases while every check ran 42."""
+    import re
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from drills.cli import cli
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"run on (\d+) cases \((\d+) shown, (\d+) hidden\)", readme)
+    assert said is not None
+    total, shown, hidden = map(int, said.groups())
+    assert shown + hidden == total
+    solution = tmp_path / "ndcg.py"
+    solution.write_text("def ndcg_at_k(relevance, k):\n    return 0.5\n", encoding="utf-8")
+    res = CliRunner().invoke(cli, ["code", "check", str(solution), "--question", "coding.ndcg-at-k"])
+    assert f"of {total} cases passed" in res.output, res.output
