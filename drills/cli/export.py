@@ -12,6 +12,7 @@ from drills.cli.catalog import check_topics, load_questions
 from drills.cli.completion import complete_packs, complete_topics
 from drills.cli.errors import Exit, fail
 from drills.cli.options import check_seed
+from drills.cli.style import echo_prose
 from drills.model import Question
 from drills.publish.anki import (
     FALLBACK_TIMESTAMP,
@@ -68,29 +69,19 @@ def anki(packs: tuple[str, ...], topics: tuple[str, ...], variants: int, seed: i
         fail("no questions to export in these packs", Exit.FAILED)
     on_terminal = sys.stderr.isatty()  # a second or more: say what is happening
     if on_terminal:
-        _say(f"export: building the notes of {plural(len(chosen), 'question')} ...")
+        echo_prose(f"export: building the notes of {plural(len(chosen), 'question')} ...", err=True)
     try:
         items = notes(chosen, seed=seed, variants=variants)
     except ExportError as exc:
         fail(str(exc), Exit.FAILED)
     shown = visible(click.format_filename(output))
     if on_terminal:
-        _say(f"export: writing {plural(len(items), 'note')} to {shown} ...")
+        echo_prose(f"export: writing {plural(len(items), 'note')} to {shown} ...", err=True)
     try:
         write_package(items, output, timestamp=_timestamp(chosen))
     except OSError as exc:
         fail(f"cannot write {shown}: {exc.strerror or exc}", Exit.FAILED)
-    if on_terminal:
-        _say(summary(shown, items))
-    else:
-        click.echo(summary(shown, items), err=True)
-
-
-def _say(text: str) -> None:
-    """A line on the terminal's stderr, wrapped to its width (never broken mid-word by it)."""
-    from drills.display import Style, display_width  # lazy: only on a terminal
-
-    click.echo(Style(width=display_width()).wrap(text), err=True)
+    echo_prose(summary(shown, items), err=True)
 
 
 def _timestamp(questions: Sequence[Question]) -> int:

@@ -118,9 +118,11 @@ def wrap_width() -> int:
     return 10_000
 
 
-def echo_prose(text: str) -> None:
-    """One paragraph of prose, wrapped to the terminal's width (never wider) on a terminal."""
-    click.echo(Style(width=wrap_width()).wrap(text))
+def echo_prose(text: str, err: bool = False) -> None:
+    """One paragraph of prose, wrapped to the terminal's width (never wider) on a terminal;
+    ``err``: on stderr, wrapped when stderr is the terminal."""
+    width = (display_width() if sys.stderr.isatty() else 10_000) if err else wrap_width()
+    click.echo(Style(width=width).wrap(text), err=err)
 
 
 def echo_paged(text: str, color: bool | None = None) -> None:

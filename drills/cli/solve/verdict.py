@@ -38,19 +38,23 @@ def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an 
     }
 
 
+def _verdict_line(outcome, style) -> tuple[str, str]:  # noqa: ANN001
+    """The verdict line wrapped and coloured, and the diagnosis below it (unwrapped)."""
+    head, _, rest = explain(outcome, steps=False).partition("\n")
+    colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
+    return style.paint(style.wrap(head), colour, "bold"), rest
+
+
 def echo_verdict(outcome, style) -> int:  # noqa: ANN001 - an Outcome, a display.Style
     """The graded answer above the worked steps: the verdict line coloured, then the diagnosis;
     the number of lines printed."""
-    head, _, rest = explain(outcome, steps=False).partition("\n")
-    colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
-    text = style.wrap(head)
-    click.echo(style.paint(text, colour, "bold"), color=style.color)
-    lines = text.count("\n") + 2
+    head, rest = _verdict_line(outcome, style)
+    click.echo(head, color=style.color)
+    text = head + ("\n" + style.wrap(rest) if rest else "")
     if rest:
         click.echo(style.wrap(rest))
-        lines += style.wrap(rest).count("\n") + 1
     click.echo("")
-    return lines
+    return text.count("\n") + 2
 
 
 def echo_verdict_again(outcome, style, printed: int) -> None:  # noqa: ANN001
@@ -59,10 +63,9 @@ def echo_verdict_again(outcome, style, printed: int) -> None:  # noqa: ANN001
     from drills.cli.style import screen_rows  # lazy: only on a terminal
 
     if sys.stdout.isatty() and printed >= screen_rows() - 1:
-        head, _, rest = explain(outcome, steps=False).partition("\n")
-        colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
+        head, rest = _verdict_line(outcome, style)
         click.echo("")
-        click.echo(style.paint(style.wrap(head), colour, "bold"), color=style.color)
+        click.echo(head, color=style.color)
         named = [line for line in rest.splitlines() if line.strip()
                  and not line.startswith("Accepted [")][:1]  # the slip named, or "no known slip"
         if named:
