@@ -6,7 +6,7 @@ numeric/choice items from them, the session asks them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,3 +226,13 @@ class Question:
         while lines and (lines[-1].strip().startswith("Answer:") or not lines[-1].strip()):
             lines.pop()
         return "\n".join(lines)
+
+
+def counted_slips(kind: str, ids: Sequence[str]) -> tuple[str, ...]:
+    """The misconception ids one answer is counted under in stats, reports and history.
+
+    A concept answer's ids are wrong beliefs it stated, each its own claim: all count. Any
+    other answer's ids are the slips that give its number, the primary (most specific)
+    first: only that one counts, so one answer is one slip.
+    """
+    return tuple(ids) if kind == "concept" else tuple(ids[:1])

@@ -279,11 +279,13 @@ BELIEFS = {"ndcg_single_equals_rr": 3, "rr_uses_grades": 2, "b3": 1, "b4": 1, "b
 
 
 def _mixed(store: Store) -> None:
-    """Slips on numeric answers (linear_gain 2, log2_rank 1) and BELIEFS on concept answers
-    (ndcg_single_equals_rr also once beside another belief); one id in both: "shared"."""
+    """Slips on numeric answers (linear_gain 2, log2_rank 1: an answer counts its primary, first,
+    slip only) and BELIEFS on concept answers (each belief counts; ndcg_single_equals_rr also
+    once beside another belief); one id in both: "shared"."""
     sid = store.start_session("practice", 1, {})
     n = 0
-    for slips in (("linear_gain",), ("linear_gain", "log2_rank"), ("shared",)):
+    for slips in (("linear_gain",), ("linear_gain", "log2_rank"), ("log2_rank", "linear_gain"),
+                  ("shared",)):
         store.record_attempt(sid, att(n, verdict="wrong", misconceptions=slips))
         n += 1
     store.record_attempt(sid, concept(n, "wrong", ("ndcg_single_equals_rr", "rr_uses_grades")))

@@ -83,6 +83,11 @@ class Outcome:
     steps: str | None = None
 
     @property
+    def slip(self) -> str | None:
+        """The one slip named for this answer (the others give the same number)."""
+        return self.misconceptions[0] if self.misconceptions else None
+
+    @property
     def counted(self) -> bool:
         """Invalid input is asked again, not counted as an attempt."""
         return self.verdict != "invalid"
@@ -117,7 +122,7 @@ def check_numeric(question: Question, text: str, override: Tolerance | None = No
 
         case = case_of(question)
         assert case is not None
-        d = diagnose_case(case, result.value, tol, narrowing.before if narrowing else None)
+        d = diagnose_case(case, result.value, tol, narrowing.before if narrowing else None, given=text)
         ids, diagnosis, pointer = tuple(d.ids), d.explanations, d.pointer
         if ids and result.verdict == "close":  # a known slip, not rounding
             result = replace(result, verdict="wrong")
@@ -163,7 +168,7 @@ def explain(outcome: Outcome, steps: bool = True) -> str:
     for note in outcome.diagnosis:
         lines.append(note)
     if outcome.misconceptions:
-        lines.insert(1, "Diagnosis: " + ", ".join(outcome.misconceptions))
+        lines.insert(1, "Diagnosis: " + outcome.misconceptions[0])
     if outcome.pointer:
         lines.append("No known slip gives that number. " + outcome.pointer)
     if steps:

@@ -22,6 +22,7 @@ from drills.engine.metrics.registry import measure, metric_value, names, value_l
 from drills.engine.problem import Problem, ProblemError
 from drills.grading.slips import SLIPS, Case, Slip
 from drills.grading.slips.binary import denominator_text
+from drills.grading.typo import nearer_by_margin, one_digit_typo, rounds_to
 from drills.model import Question, Tolerance
 
 Misconception = Slip  # the name the front ends and older code use
@@ -43,13 +44,18 @@ class Variant:
 class Diagnosis:
     """What the learner's number matches: named slips, or a pointer into the worked steps."""
 
-    matches: tuple[Slip, ...]
-    explanations: tuple[str, ...]
+    matches: tuple[Slip, ...]  # every slip the answer matches: the primary first
+    explanations: tuple[str, ...]  # the primary's, then "Also gives this number: ..."
     pointer: str | None = None
 
     @property
     def ids(self) -> list[str]:
         return [m.id for m in self.matches]
+
+    @property
+    def primary(self) -> str | None:
+        """The one slip an answer is counted under (stats, reports, history)."""
+        return self.matches[0].id if self.matches else None
 
 
 def case_of(question: Question) -> Case | None:
@@ -218,35 +224,58 @@ def _closest(hits: list[tuple[float, Variant]]) -> list[tuple[float, Variant]]:
 
 
 def diagnose_case(case: Case, learner: float, tolerance: Tolerance,
-                  window: Tolerance | None = None) -> Diagnosis:
-    """Name the slips whose value the learner's answer matches (closest first).
+                  window: Tolerance | None = None, given: str | None = None) -> Diagnosis:
+    """Name the slip the learner's answer matches, and the others that give the same number.
 
     ``window``: how near a slip's value the answer must be to match it (default
     ``tolerance``); a narrowed question matches within its original, wider tolerance, so
-    0.970 still names the slip worth 0.96950 that a ±0.0005 interval keeps out.
+    0.970 still names the slip worth 0.96950 that a ±0.0005 interval keeps out. A slip is
+    named only when the answer is ``typo.MARGIN`` times nearer its value than the right one
+    and ``given`` (the answer as typed) is no one-digit typo of the right value.
     """
     problem, metric = case.problem, case.metric
-    correct = metric_value(problem, metric).value
+    right = metric_value(problem, metric)
+    correct = right.value
     if abs(learner - correct) <= tolerance.allowed(correct):
         return Diagnosis((), ())
     near = window or tolerance
+    typo = given is not None and one_digit_typo(given, right.decimal())
     hits = [
         (abs(learner - v.value.value), v)
         for v in variants_for(case, tolerance)
         if abs(learner - v.value.value) <= near.allowed(v.value.value) * (1 + 1e-9) + 1e-15
+        and nearer_by_margin(learner, v.value.value, correct)
+        # a typo of the right value is no slip, unless the slip gives exactly what was typed
+        and not (typo and given is not None and not rounds_to(v.value.decimal(), given))
     ]
     hits = _closest(hits)
-    matches = tuple(v.misconception for _, v in hits)
-    if not matches:
-        return Diagnosis((), (), _pointer(problem, metric, learner))
-    explanations = tuple(
-        f"{v.misconception.describe(metric)} "
-        f"{'That value is' if v.misconception.id.startswith('answered_') else 'That formula gives'} "
-        f"{decimal_text(v.value.decimal(), 6)}. "
-        f"Right step: {right_step(problem, v.misconception, metric).rstrip('.')}."
-        for _, v in hits
-    )
-    return Diagnosis(matches, explanations)
+    if not hits:
+        pointer = _pointer(problem, metric, learner)
+        if typo:
+            pointer = (f"{given} is one digit away from the right {decimal_text(right.decimal(), 6)}: "
+                       "a typo?" + (f" {pointer}" if pointer else ""))
+        return Diagnosis((), (), pointer)
+    first = hits[0][1]
+    m = first.misconception
+    explanation = (f"{m.describe(metric)} "
+                   f"{'That value is' if m.id.startswith('answered_') else 'That formula gives'} "
+                   f"{decimal_text(first.value.decimal(), 6)}. "
+                   f"Right step: {right_step(problem, m, metric).rstrip('.')}.")
+    return Diagnosis(tuple(v.misconception for _, v in hits), (explanation, *_also(hits)))
+
+
+def _also(hits: list[tuple[float, Variant]]) -> tuple[str, ...]:
+    """The other slips the answer matches, named in one line (no second explanation)."""
+    first = hits[0][1].value.decimal()
+    same_number = [v.misconception.id for _, v in hits[1:] if same(v.value.decimal(), first)]
+    nearby = [f"{v.misconception.id} ({decimal_text(v.value.decimal(), 6)})" for _, v in hits[1:]
+              if not same(v.value.decimal(), first)]
+    lines = []
+    if same_number:
+        lines.append(f"Also gives this number: {', '.join(same_number)}.")
+    if nearby:
+        lines.append(f"Also near it: {', '.join(nearby)}.")
+    return tuple(lines)
 
 
 def diagnose(problem: Problem, metric: str, learner: float, tolerance: Tolerance) -> Diagnosis:

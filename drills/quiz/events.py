@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from drills.model import Question, Tolerance
+from drills.model import Question, Tolerance, counted_slips
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def summarize(options: Options, records: Sequence[Record], total: int, score: in
         t = topics.setdefault(r.question.topic, [0, 0])
         t[0] += r.verdict in RIGHT
         t[1] += 1
-    hits = Counter(m for r in records for m in r.misconceptions)
+    hits = Counter(m for r in records for m in counted_slips(r.question.kind, r.misconceptions))
     weak = sorted((c / n, topic) for topic, (c, n) in topics.items() if c < n)
     review = tuple(t for _, t in weak) + tuple(f"misconception {m}" for m, _ in hits.most_common(3))
     return Summary(options.mode, options.seed, len(records), total, score, best_streak, dict(counts),

@@ -114,7 +114,9 @@ def _misconceptions(store: Handle) -> tuple[Counts, Counts]:
         "kind = 'concept' AS belief, misconceptions FROM attempts "
         "INDEXED BY attempts_misconceptions_by_kind "
         f"WHERE misconceptions != '[]' AND {MISCONCEPTIONS_OK}) AS a, "
-        "json_each(a.misconceptions) AS j WHERE j.type = 'text' "
+        # one answer, one slip: a slip answer counts its primary (first) id only; a concept
+        # answer every wrong belief it stated (drills.model.counted_slips)
+        "json_each(a.misconceptions) AS j WHERE j.type = 'text' AND (a.belief OR j.key = 0) "
         "GROUP BY j.value, a.topic, a.belief ORDER BY count(*) DESC")
     found: tuple[Counts, Counts] = (({}, {}), ({}, {}))  # (slips, wrong beliefs)
     for m, topic, belief, n in rows:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from drills.model import counted_slips
 from drills.store.connection import Handle, recovering
 from drills.store.verdicts import is_right, right_sql
 
@@ -104,7 +105,7 @@ def _review_next(answers: list[dict[str, Any]]) -> list[str]:
         t[0] += is_right(a["verdict"])
         t[1] += 1
     weak = sorted((c / n, topic) for topic, (c, n) in topics.items() if c < n)
-    hits = Counter(m for a in answers for m in a["misconceptions"])
+    hits = Counter(m for a in answers for m in counted_slips(str(a["kind"]), a["misconceptions"]))
     return [t for _, t in weak] + [f"misconception {m}" for m, _ in hits.most_common(3)]
 
 

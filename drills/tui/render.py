@@ -113,7 +113,7 @@ def graded(ev: Graded, style: Style) -> str:
     if text.count("\n") > 15 and r.expected_value is not None:  # the verdict scrolled away: recap it
         recap = f"=> {r.verdict.capitalize()}: you answered {r.given}, the answer is {r.expected_value:.6g}"
         if r.misconceptions:
-            recap += f" (diagnosis: {', '.join(r.misconceptions)})"
+            recap += f" (diagnosis: {r.misconceptions[0]})"
         text += "\n\n" + style.paint(style.wrap(recap), color, "bold")
     return text
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from drills.cli.style import slip_titles
 from drills.display import Style, clock_text
+from drills.model import counted_slips
 from drills.safetext import shorten, visible
 from drills.store.connection import parse_utc
 from drills.store.sessions import step_label
@@ -108,7 +109,7 @@ def _slips(answers: list[dict[str, Any]], style: Style) -> list[str]:
     hits: tuple[dict[str, int], dict[str, int]] = ({}, {})
     for a in answers:
         found = hits[1 if a["kind"] == "concept" else 0]
-        for m in a["misconceptions"]:
+        for m in counted_slips(a["kind"], a["misconceptions"]):
             found[m] = found.get(m, 0) + 1
     if not any(hits):
         return []

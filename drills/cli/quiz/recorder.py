@@ -56,6 +56,8 @@ def transcript_line(record: Any) -> dict[str, Any]:
     else:
         line["expected"] = record.expected
     line.update(misconceptions=list(record.misconceptions), seconds=record.seconds)
+    if record.question.kind != "concept":  # the one slip the answer counts under
+        line["slip"] = record.misconceptions[0] if record.misconceptions else None
     return line
 
 

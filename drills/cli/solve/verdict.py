@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from drills.engine.table import Layout
 from drills.grading.check import check, explain
 from drills.model import Question
 
@@ -27,7 +28,8 @@ def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an 
         "metric": metric,
         "verdict": outcome.verdict,
         "exact": outcome.exact,
-        "misconceptions": list(outcome.misconceptions),
+        "misconceptions": list(outcome.misconceptions),  # every slip giving this number
+        "slip": outcome.slip,  # the one named and counted (the first), or null
         "error": outcome.error,
         "tolerance": {"absolute": outcome.tolerance.absolute,
                       "relative": outcome.tolerance.relative} if outcome.tolerance else None,
@@ -41,6 +43,9 @@ def check_json(outcome, answer: str, metric: str) -> dict:  # noqa: ANN001 - an 
 def _verdict_line(outcome, style) -> tuple[str, str]:  # noqa: ANN001
     """The verdict line wrapped and coloured, and the diagnosis below it (unwrapped)."""
     head, _, rest = explain(outcome, steps=False).partition("\n")
+    room = max(24, style.width - 40)  # a long exact form may not take the verdict line over
+    if outcome.expected and len(outcome.expected) > room and outcome.expected in head:
+        head = head.replace(outcome.expected, Layout(exact_width=room).exact(outcome.expected), 1)
     colour = {"correct": "green", "close": "yellow"}.get(outcome.verdict, "red")
     return style.paint(style.wrap(head), colour, "bold"), rest
 
