@@ -95,3 +95,28 @@ def test_an_elided_quotient_keeps_its_division():
     assert Layout(exact_width=60).exact("(7) / (15)") == "(7) / (15)"
     # not a quotient at the top level: cut between terms as before
     assert Layout(exact_width=20).exact("(1 + 2) + 3/log2(4) + 4/log2(5) + 5") == "(1 + 2) + ... + 5"
+
+
+def test_a_whole_number_side_of_a_quotient_has_no_brackets_and_still_elides():
+    from drills.engine.table import Layout, quotient
+
+    bottom = " + ".join(["3/2", "1/log2(3)", "7/log2(5)", "15/log2(6)", "1/log2(7)"])
+    assert quotient(f"1 / ({bottom})") == ("1", bottom)
+    assert quotient("(1 + 2) / (3) + 4") is None  # a sum at the top level
+    assert Layout(exact_width=30).exact(f"1 / ({bottom})") == "1 / (3/2 + ... + 1/log2(7))"
+
+
+def test_ndcg_exact_one_over_a_sum_reads_without_brackets_round_the_one():
+    from drills.engine.metrics.registry import metric_value
+    from drills.engine.problem import Problem
+
+    # DCG of [0, 1] at k = 2 is 1/log2(3); IDCG of [2, 1, 0] linear is 2 + 1/log2(3)
+    text = metric_value(Problem((1, 0), (1, 1, 0)), "ndcg").text
+    assert text == "1 / (1 + 1/log2(3))", text
+
+
+def test_at_60_columns_a_long_ndcg_quotient_splits_over_two_lines():
+    lines = run("solve", "3,2,3,0,1,2,3,1,2", "--k", "8", env={"COLUMNS": "60"}).stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("NDCG@8 = DCG@8 / IDCG@8"))
+    assert lines[at + 1].strip().startswith("= (") and lines[at + 2].strip().startswith("/ (")
+    assert max(len(line) for line in lines) <= 60

@@ -224,6 +224,11 @@ class LogSum:
         return self.text
 
 
+def _grouped(text: str) -> str:
+    """A quotient's side in parentheses unless it is one number: ``1 / (3/2 + ...)``."""
+    return text if text.isdigit() else f"({text})"
+
+
 @dataclass(frozen=True)
 class Ratio:
     """``num / den`` of two LogSums (den not zero), e.g. NDCG = DCG / IDCG."""
@@ -258,7 +263,7 @@ class Ratio:
         simple = self.simplified
         if simple is not None:
             return simple.text
-        return f"({self.num.text}) / ({self.den.text})"
+        return f"{_grouped(self.num.text)} / {_grouped(self.den.text)}"
 
     def to_sympy(self) -> Any:
         simple = self.simplified

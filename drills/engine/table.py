@@ -26,11 +26,11 @@ class Layout:
         """An exact form as shown: whole, or cut in the middle between terms; a quotient
         ``(a + b + c) / (d + e + f)`` keeps its structure, each side cut on its own."""
         if self.exact_width is not None and len(text) > self.exact_width:
-            parts = _quotient(text)
+            parts = quotient(text)
             if parts is not None:
                 side = replace(self, exact_width=max(12, (self.exact_width - 7) // 2))
-                top, bottom = (side.exact(p) for p in parts)
-                return f"({top}) / ({bottom})"
+                top, bottom = (p if p.isdigit() else f"({side.exact(p)})" for p in parts)
+                return f"{top} / {bottom}"
         terms = _terms(text)
         if self.exact_width is None or len(text) <= self.exact_width or len(terms) < 3:
             return text
@@ -60,25 +60,40 @@ def _terms(text: str) -> list[str]:
     return [*terms, text[start:]]
 
 
-def _quotient(text: str) -> tuple[str, str] | None:
-    """``(A) / (B)`` at the top level: (A, B); else None."""
-    if not text.startswith("(") or not text.endswith(")"):
-        return None
-    depth = 0
+def quotient(text: str) -> tuple[str, str] | None:
+    """``(A) / (B)`` at the top level (a side that is one whole number may go without
+    brackets: ``1 / (B)``): (A, B); else None."""
+    depth, cut = 0, -1
     for i, ch in enumerate(text):
         depth += (ch == "(") - (ch == ")")
-        if depth == 0:
-            rest = text[i + 1:]
-            if rest.startswith(" / (") and rest.endswith(")"):
-                inner = rest[3:]
-                level = 0
-                for j, c in enumerate(inner):  # the denominator's bracket closes at the very end
-                    level += (c == "(") - (c == ")")
-                    if level == 0 and j < len(inner) - 1:
-                        return None
-                return text[1:i], inner[1:-1]
+        if depth == 0 and text.startswith(" / ", i):
+            if cut >= 0:
+                return None
+            cut = i
+        elif depth == 0 and ch == " " and not text.startswith(" / ", i - 2):
+            if not text.startswith(" / ", i):
+                return None  # a top-level sum: not a quotient
+    if cut < 0:
+        return None
+    sides = []
+    for side in (text[:cut], text[cut + 3:]):
+        if side.isdigit():
+            sides.append(side)
+        elif side.startswith("(") and side.endswith(")") and _closes_at_end(side):
+            sides.append(side[1:-1])
+        else:
             return None
-    return None
+    return sides[0], sides[1]
+
+
+def _closes_at_end(side: str) -> bool:
+    """The bracket that opens ``side`` closes at its very end."""
+    level = 0
+    for j, c in enumerate(side):
+        level += (c == "(") - (c == ")")
+        if level == 0 and j < len(side) - 1:
+            return False
+    return True
 
 
 WIDE = Layout()

@@ -24,7 +24,7 @@ from drills.engine.metrics.ndcg import (
 )
 from drills.engine.metrics.spec import Metric
 from drills.engine.problem import Problem
-from drills.engine.table import WIDE, Layout, format_table
+from drills.engine.table import WIDE, Layout, format_table, quotient
 
 
 def num(x: Exact, digits: int = 6) -> str:
@@ -117,11 +117,13 @@ def worked_solution(sol: Solution, layout: Layout = WIDE, only: str | None = Non
     else:
         lines.append(f"{ndcg} = {dcg} / {idcg} = {num(sol.dcg, 10)} / {num(sol.idcg, 10)}")
         pad = " " * len(ndcg)
-        shown = sol.ndcg.text
-        if layout.exact_width is not None and len(shown) > layout.exact_width:  # elide each side
-            half = replace(layout, exact_width=max(24, layout.exact_width // 2 - 4))
-            shown = f"({half.exact(sol.dcg.text)}) / ({half.exact(sol.idcg.text)})"
-        lines.append(f"{pad} = {shown}")
+        shown = layout.exact(sol.ndcg.text)  # a long quotient: each side elided
+        sides = quotient(shown) if layout.exact_width and len(shown) > layout.exact_width else None
+        if sides is None:
+            lines.append(f"{pad} = {shown}")
+        else:  # still too wide for one line: the division on a line of its own
+            top, bottom = (s if s.isdigit() else f"({s})" for s in sides)
+            lines += [f"{pad} = {top}", f"{pad}   / {bottom}"]
         lines.append(f"{pad} = {num(sol.ndcg, 15)}")
     return "\n".join(lines)
 
