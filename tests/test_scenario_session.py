@@ -384,3 +384,20 @@ def test_a_dcg_or_idcg_step_shows_only_its_own_table(pack):
     assert "IDCG@3: judged grades sorted best first" in worked_for(idcg)
     assert "the ranking as given" not in worked_for(idcg) and "NDCG@3" not in worked_for(idcg)
     assert "NDCG@3 = DCG@3 / IDCG@3" in worked_for(ndcg)  # the last of the three shows it all
+
+
+def test_a_slip_repeated_at_a_later_step_is_explained_once(pack):
+    """Issue 23: the same slip at two steps of one scenario is explained in full at the first;
+    the second says it is the same slip and keeps only its own right step."""
+    s = session(pack, "chain-1")
+    s.start()
+    s.submit(f"{ref.dcg(RANKED, K, 'linear'):.4f}")  # step 1: DCG@3 with linear gain
+    s.go_on()
+    s.submit(f"{ref.idcg(RANKED, POOL, K, 'linear'):.4f}")  # step 2: IDCG@3, linear gain again
+    one, two = s.records
+    assert one.misconceptions == two.misconceptions == ("linear_gain",)
+    described = "You used the grade itself as the gain"
+    assert described in one.explanation
+    assert described not in two.explanation
+    assert "The same slip as at step 1 (linear_gain), explained there. Right step: IDCG" in two.explanation
+    assert two.explanation.count("Right step") == 1

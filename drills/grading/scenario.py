@@ -330,3 +330,18 @@ def regrade(outcome: Any, question: Question, earlier: Sequence[tuple[Question, 
     summary = f"{head}: {grade.message} (The exact answer is {exact}.)"
     return replace(outcome, verdict=grade.verdict, summary=summary, misconceptions=(), diagnosis=(),
                    pointer=None)
+
+
+def named_once(outcome: Any, earlier: Sequence[tuple[Question, tuple[str, ...]]]) -> Any:
+    """A slip explained at an earlier step of the same scenario (``earlier``: each step asked
+    before, with the slips named there) is not explained again: the step says so in a line
+    and keeps only its own right step."""
+    slip = outcome.misconceptions[0] if outcome.misconceptions else None
+    if slip is None or not outcome.diagnosis:
+        return outcome
+    step = next((q.part.step for q, ids in earlier if q.part is not None and ids[:1] == (slip,)), None)
+    if step is None:
+        return outcome
+    _, found, right = outcome.diagnosis[0].partition("Right step: ")
+    line = f"The same slip as at step {step} ({slip}), explained there." + (f" Right step: {right}" if found else "")
+    return replace(outcome, diagnosis=(line, *outcome.diagnosis[1:]))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from drills.grading.reveal import answer_for
-from drills.grading.scenario import RIGHT, flatten, regrade
+from drills.grading.scenario import RIGHT, flatten, named_once, regrade
 from drills.model import Question
 from drills.quiz.commands import ALIASES, COMMANDS, command, command_name, help_text  # noqa: F401 - re-exported
 from drills.quiz.concept import GRADE_VERDICT, GRADES, Concepts  # noqa: F401 - re-exported
@@ -183,6 +183,7 @@ class Session(Steps, Concepts):
             return [InvalidAnswer(outcome.summary)]
         if q.part is not None:  # a scenario's step: carry-forward from the learner's earlier steps
             outcome = regrade(outcome, q, [(r.question, r.verdict, r.given) for r in self._chain()])
+            outcome = named_once(outcome, [(r.question, r.misconceptions) for r in self._chain()])
         full = explain(outcome, steps=True)
         rec = self._record(outcome.verdict, stripped, expected=outcome.expected,
                            expected_value=outcome.expected_value,
