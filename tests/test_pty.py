@@ -1,8 +1,9 @@
 """What a person sees: `drills practice` and `drills mock` in a real pty, driven by pexpect.
 
 A tiny pack written per test keeps the questions known. prompt_toolkit asks the
-terminal for the cursor position (ESC[6n); ``Term.expect`` answers it (ESC[1;1R) so
-the prompt and the bottom toolbar are drawn as on a real terminal.
+terminal for the cursor position (ESC[6n); ``Term.expect`` answers it with the row and
+column a terminal would (replayed in pyte when it is installed, else ESC[1;1R) so the
+prompt and the bottom toolbar are drawn as on a real terminal, below what was printed.
 """
 
 from __future__ import annotations
@@ -75,6 +76,22 @@ class Term:
         self.child = pexpect.spawn(sys.executable, ["-m", "drills", *args], env=env, cwd=str(ROOT),
                                    encoding="utf-8", dimensions=dimensions, timeout=30)
         self.seen = ""
+        self._fed = 0
+        try:
+            import pyte
+        except ImportError:  # answer row 1: prompt_toolkit then draws from the top
+            self._screen = None
+        else:
+            self._screen = pyte.Screen(dimensions[1], dimensions[0])
+            self._stream = pyte.Stream(self._screen)
+
+    def _position(self) -> str:
+        """The cursor position report a terminal would send now."""
+        if self._screen is None:
+            return "\x1b[1;1R"
+        self._stream.feed(self.seen[self._fed:])
+        self._fed = len(self.seen)
+        return f"\x1b[{self._screen.cursor.y + 1};{self._screen.cursor.x + 1}R"
 
     def expect(self, *patterns: str, timeout: float = 30) -> int:
         """Wait for one of ``patterns`` (plain text); returns its index."""
@@ -82,7 +99,7 @@ class Term:
             i = self.child.expect_exact([CPR, *patterns, pexpect.EOF], timeout=timeout)
             self.seen += (self.child.before or "") + (self.child.after if isinstance(self.child.after, str) else "")
             if i == 0:
-                self.child.send("\x1b[1;1R")
+                self.child.send(self._position())
                 continue
             if i == len(patterns) + 1:
                 raise AssertionError(f"exited before {patterns!r}; screen:\n{self.seen[-3000:]}")
@@ -99,7 +116,7 @@ class Term:
     def expect_eof(self) -> None:
         while self.child.expect_exact([CPR, pexpect.EOF], timeout=30) == 0:
             self.seen += self.child.before or ""
-            self.child.send("\x1b[1;1R")
+            self.child.send(self._position())
         self.seen += self.child.before or ""
 
 

@@ -57,3 +57,30 @@ def test_packs_install_says_it_is_working_on_a_terminal(drills_home, tmp_path):
     t.expect("fetching and validating")
     t.expect("installed mine")
     t.expect_eof()
+
+
+def test_three_slips_one_card_and_the_question_stays_on_screen(drills_home):
+    """Issue 23, point 3: answering 1 to an NDCG question three slips explain gives one named
+    slip, one explanation, an "also" line; the card fits 12 lines and the question stays."""
+    t = Term(["practice", "--question", "mrr-disagree-a-ndcg", "--question", "norm-almost-perfect"],
+             drills_home, {"PAGER": "cat"}, dimensions=(ROWS, COLS))
+    t.expect("Question 1/2")
+    t.expect("answer>")
+    t.send("1\r")
+    t.expect("next>")
+    screen = pyte.Screen(COLS, ROWS)
+    pyte.Stream(screen).feed(t.seen)
+    lines = [line.rstrip() for line in screen.display]
+    text = "\n".join(lines)
+    assert "Diagnosis: ideal_unsorted" in text, text
+    assert "Also gives this number: ideal_from_retrieved, dcg_for_ndcg." in text.replace("\n", " "), text
+    assert text.count("Right step") == 1, text
+    assert "Question 1/2" in text and "Compute its NDCG@5" in text, text  # the question stays
+    top = next(i for i, line in enumerate(lines) if line.startswith("Wrong: 1"))
+    bottom = next(i for i, line in enumerate(lines) if "Also gives this number" in line)
+    assert bottom - top + 1 <= 12, text
+    t.send("\r")
+    t.expect("Question 2/2")
+    t.send("\x04")
+    t.expect("Session over")
+    t.close()
