@@ -63,7 +63,9 @@ def test_a_damaged_or_foreign_cache_is_ignored(drills_home):
         assert discover().questions == fresh
     data = json.loads(cache.read_text())  # rewritten by the last run: now a good cache
     key = next(iter(data["entries"]))
-    data["entries"][key]["questions"] = {"@": "Popen", "args": ["sh"]}  # tampered
+    entry = json.loads(data["entries"][key]["text"])
+    entry["questions"] = {"@": "Popen", "args": ["sh"]}  # tampered
+    data["entries"][key]["text"] = json.dumps(entry)
     cache.write_text(json.dumps(data))
     assert discover().questions == fresh
 

@@ -37,6 +37,8 @@ def _load(pack_args: Sequence[str]) -> list[Question]:
     catalog = discover(paths)
     for error in catalog.errors:  # PackError's str shows a file name's or pack's control characters
         click.echo(f"skipped: {error}", err=True)
+    for notice in catalog.notices:
+        click.echo(f"note: {notice}", err=True)
     if not pack_args:
         return list(catalog.questions)
     chosen: set[str] = set()

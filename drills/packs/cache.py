@@ -11,6 +11,13 @@ drills or is over its size cap is ignored and rewritten.
 The cache is data: JSON decoded into a fixed set of types (the dataclasses below, tuples,
 dicts), never pickle, so a file in DRILLS_HOME still cannot run code. Text from a cached
 pack reaches the terminal through the same output gate as any other.
+
+The cache is only a cache: each entry is sealed with a checksum (CRC-32) of its text, and every
+field is type-checked as it is decoded (drills.packs.cacheschema), nested at most
+``MAX_DEPTH`` deep. An entry that fails either (damage, a hand edit, an injected question)
+is dropped, its pack is read again from its YAML (and validated), and the cache rewritten;
+``damaged`` counts them for one notice. The seal stops damage and edits, not a determined
+attacker who recomputes it: one who can write DRILLS_HOME can edit the packs there too.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import zlib
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -38,11 +46,13 @@ from drills.model import (
     Tolerance,
 )
 from drills.packs import leaks
+from drills.packs.cacheschema import Schema
 from drills.packs.meta import PackMeta
 
-FORMAT = 7  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
-# 6: scenarios' steps and parts; 7: concept rubrics)
+FORMAT = 8  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
+# 6: scenarios' steps and parts; 7: concept rubrics; 8: entries sealed, {"sum", "text"})
 MAX_BYTES = 16 * 1024 * 1024
+MAX_DEPTH = 64  # a question nests a scenario's steps, rubrics, problems: far less than this
 _TYPES: dict[str, type] = {t.__name__: t for t in
                            (Question, Option, Problem, Tolerance, Narrowing, Source, Part, PackMeta,
                             Rubric, KeyPoint, Misconception, Example)}
@@ -59,6 +69,11 @@ def _type(name: str) -> type | None:
 
 class CacheError(ValueError):
     """The cached text is not what this version of drills wrote."""
+
+
+_SCHEMA = Schema()
+_DAMAGE = (CacheError, KeyError, TypeError, ValueError, AttributeError, ArithmeticError,
+           RecursionError, UnicodeError)  # ProblemError is a ValueError
 
 
 def encode(value: Any) -> Any:
@@ -95,29 +110,49 @@ def _is_default(f: dataclasses.Field, value: Any) -> bool:
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def decode(value: Any) -> Any:
+def decode(value: Any, depth: int = 0) -> Any:
+    """The value ``encode`` made, each record's fields type-checked; CacheError otherwise."""
     if type(value) in _PLAIN:  # most values: return at once
         return value
+    if depth > MAX_DEPTH:
+        raise CacheError("the pack cache nests too deep")
     if isinstance(value, list):
-        return [decode(v) for v in value]
+        return [decode(v, depth + 1) for v in value]
     if isinstance(value, dict):
         if "@t" in value:
-            return tuple(decode(v) for v in value["@t"])
+            items = value["@t"]
+            if not isinstance(items, list):
+                raise CacheError("a damaged tuple in the pack cache")
+            return tuple(decode(v, depth + 1) for v in items)
         if "@f" in value:
             try:
                 return Fraction(value["@f"])
             except (TypeError, ValueError, ZeroDivisionError):
                 raise CacheError("a damaged fraction in the pack cache") from None
         if "@d" in value:
-            return {decode(k): decode(v) for k, v in value["@d"]}
-        cls = _type(value.get("@", ""))
+            pairs = value["@d"]
+            if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
+                raise CacheError("a damaged mapping in the pack cache")
+            try:
+                return {decode(k, depth + 1): decode(v, depth + 1) for k, v in pairs}
+            except TypeError:  # an unhashable key
+                raise CacheError("a damaged mapping key in the pack cache") from None
+        name = value.get("@", "")
+        cls = _type(name) if isinstance(name, str) else None
         if cls is None:
             raise CacheError("unknown record in the pack cache")
+        fields = {k: decode(v, depth + 1) for k, v in value.items() if k != "@"}
+        task = fields.get("task") if cls is Question else None  # annotated Any: a CodeTask or None
+        if task is not None and type(task).__name__ != "CodeTask":
+            raise CacheError("a damaged code task in the pack cache")
+        bad = _SCHEMA.bad_field(cls, fields)
+        if bad is not None:
+            raise CacheError(f"a {name} with a damaged field {bad!r} in the pack cache")
         try:
-            return cls(**{k: decode(v) for k, v in value.items() if k != "@"})
-        except TypeError as exc:
+            return cls(**fields)
+        except _DAMAGE as exc:
             raise CacheError(str(exc)) from None
-    return value
+    raise CacheError("a value of an unknown type in the pack cache")
 
 
 def key_of(path: Path, builtin: bool) -> str | None:
@@ -138,6 +173,7 @@ class PackCache:
         self.entries: dict[str, Any] = {}
         self.used: dict[str, Any] = {}
         self.dirty = False
+        self.damaged = 0  # entries dropped as damaged (read again from their YAML)
         if path is not None:
             self._read(path)
 
@@ -146,7 +182,8 @@ class PackCache:
             if path.stat().st_size > MAX_BYTES:
                 return
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
+            self.dirty = True
             return
         if isinstance(data, dict) and data.get("version") == f"{__version__}/{FORMAT}":
             entries = data.get("entries")
@@ -154,19 +191,20 @@ class PackCache:
                 self.entries = entries
 
     def get(self, key: str) -> tuple[PackMeta, tuple[Question, ...]] | None:
-        raw = self.entries.get(key)
-        if raw is None:
+        sealed = self.entries.get(key)
+        if sealed is None:
             return None
         try:
+            raw = _unseal(sealed)
             meta, questions = decode(raw["meta"]), decode(raw["questions"])
-        except (CacheError, KeyError, TypeError, ValueError):
+            if not isinstance(meta, PackMeta) or not isinstance(questions, tuple) or not all(
+                    isinstance(q, Question) for q in questions):
+                raise CacheError("not a pack")
+        except _DAMAGE:
             self.dirty = True
+            self.damaged += 1
             return None
-        if not isinstance(meta, PackMeta) or not isinstance(questions, tuple) or not all(
-                isinstance(q, Question) for q in questions):
-            self.dirty = True
-            return None
-        self.used[key] = raw
+        self.used[key] = sealed
         _remember(_answered(questions), raw.get("answers"))
         return meta, questions
 
@@ -177,7 +215,7 @@ class PackCache:
         answers = [leaks.answer_digits(q) for q in answered]  # computed once per parse, for the planner
         _remember(answered, answers)
         try:
-            self.used[key] = {"meta": encode(meta), "questions": encode(questions), "answers": answers}
+            self.used[key] = _seal({"meta": encode(meta), "questions": encode(questions), "answers": answers})
         except CacheError:
             return
         self.dirty = True
@@ -197,6 +235,31 @@ class PackCache:
                 tmp.unlink()
             except OSError:
                 pass
+
+
+def _seal(raw: dict[str, Any]) -> dict[str, str]:
+    text = json.dumps(raw, separators=(",", ":"))
+    return {"sum": _sum(text), "text": text}
+
+
+def _sum(text: str) -> str:
+    """CRC-32 of the text: it detects damage and edits; no checksum could stop a forger who can
+    write DRILLS_HOME (the packs there are as open), so a fast one serves."""
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
+
+
+def _unseal(sealed: Any) -> dict[str, Any]:
+    """The entry a seal holds, if its text is what was sealed; CacheError otherwise."""
+    if not isinstance(sealed, dict) or not isinstance(sealed.get("text"), str) \
+            or not isinstance(sealed.get("sum"), str):
+        raise CacheError("an unsealed pack cache entry")
+    text = sealed["text"]
+    if _sum(text) != sealed["sum"]:
+        raise CacheError("a pack cache entry that was changed")
+    raw = json.loads(text)
+    if not isinstance(raw, dict):
+        raise CacheError("a damaged pack cache entry")
+    return raw
 
 
 def _answered(questions: tuple[Question, ...]) -> tuple[Question, ...]:

@@ -43,6 +43,7 @@ class Catalog:
     packs: list[PackInfo] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
     errors: list[PackError] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # e.g. damaged pack cache entries, re-read
 
     def by_id(self) -> dict[str, Question]:
         return {q.id: q for q in self.questions}
@@ -91,6 +92,10 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
         for paths in _entry_point_paths(catalog.errors):
             add("entry-point", paths, report_missing=True)
     store.save()
+    if store.damaged:
+        catalog.notices.append(
+            f"the pack cache had {store.damaged} damaged "
+            f"entr{'y' if store.damaged == 1 else 'ies'}: read again from the packs, cache rewritten")
     return catalog
 
 

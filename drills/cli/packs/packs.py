@@ -110,6 +110,8 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
     else:
         click.echo(f"no packs found (put .yaml packs in {shown(str(packs_dir()))} or pass --pack PATH)",
                    err=True)
+    for notice in catalog.notices:  # stderr: --json's stdout stays one document
+        click.echo(f"note: {notice}", err=True)
     if not as_json:
         for error in catalog.errors:
             click.echo(str(error), err=True)  # PackError's str shows control characters
