@@ -8,13 +8,13 @@ checks run. Light: no sqlite3, no fsrs.
 
 from __future__ import annotations
 
-import math
 import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from drills.store.jsonvalues import finite_number, plain, size
 from drills.store.verdicts import VERDICTS
 
 SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
@@ -22,6 +22,7 @@ MODES: tuple[str, ...] = ("practice", "mock", "review", "retry")
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 _UID = re.compile(r"[0-9a-f]{32}")
 MAX_TEXT = 100_000  # characters in one field of an imported answer (a typed answer, params)
+MAX_PARAMS = 64 * 1024  # a generated question's parameters as JSON
 
 
 def new_uid() -> str:
@@ -120,7 +121,7 @@ def _number(row: dict[str, Any], key: str, *, optional: bool) -> float | None:
     value = row.get(key)
     if value is None and optional:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if not finite_number(value):  # math.isfinite of a 401-digit integer raises OverflowError
         raise ValueError(f"{key} must be a number, not {_short(value)}")
     return float(value)
 
@@ -148,6 +149,9 @@ def attempt_from_row(row: Any, answered_at: datetime) -> Attempt:
     params = row.get("params")
     if params is not None and not isinstance(params, dict):
         raise ValueError(f"params must be an object, not {_short(params)}")
+    if params is not None and (not plain(params) or size(params) > MAX_PARAMS):
+        raise ValueError("params must hold finite numbers, nested at most 32 deep, "
+                         f"at most {MAX_PARAMS // 1024} kB")
     step = row.get("step")
     if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step > 10_000):
         raise ValueError(f"step must be a whole number, not {_short(step)}")

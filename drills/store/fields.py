@@ -8,11 +8,11 @@ field and counted with ``Store.skip``, never a traceback. Light: no fsrs, no sym
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from drills.store.connection import Handle, parse_utc, utc_text
+from drills.store.jsonvalues import finite_number, strict_loads
 
 # `due` exactly as utc_text writes it, on a real calendar day (the julianday round trip
 # turns 2026-02-30 into 2026-03-01); coalesce: NULL (a damaged value) is not a date either.
@@ -68,10 +68,12 @@ def decode_attempt(row: dict[str, Any]) -> dict[str, Any] | None:
     """
     if any(v is not None and not isinstance(v, (int, float, str)) for v in row.values()):
         return None
+    if any(isinstance(v, float) and not finite_number(v) for v in row.values()):
+        return None  # NaN from an older drills: the export stays standard JSON
     try:
-        misconceptions = json.loads(row["misconceptions"] or "[]")
-        params = None if row["params"] is None else json.loads(row["params"])
-    except (TypeError, ValueError):
+        misconceptions = strict_loads(row["misconceptions"] or "[]")
+        params = None if row["params"] is None else strict_loads(row["params"])
+    except (TypeError, ValueError, RecursionError):
         return None
     if not _is_list_of_text(misconceptions) or not (params is None or isinstance(params, dict)):
         return None

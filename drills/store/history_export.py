@@ -12,7 +12,6 @@ review cards as fsrs wrote them.
 from __future__ import annotations
 
 import csv
-import json
 import sqlite3
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -22,6 +21,7 @@ from drills.safetext import json_text
 from drills.store.connection import StoreError, is_corrupt, parse_utc, utc_text
 from drills.store.database import Store
 from drills.store.fields import decode_attempt
+from drills.store.jsonvalues import strict_loads
 
 COLUMNS: tuple[str, ...] = (
     "attempt_id", "session_id", "answered_at", "question_id", "topic", "kind", "generator",
@@ -82,9 +82,9 @@ def write_csv(store: Store, out: TextIO) -> int:
 
 def _object(text: Any) -> dict[str, Any] | None:
     """A JSON object column (options, report, card); None when missing or damaged."""
-    try:
-        value = json.loads(text) if isinstance(text, str) else None
-    except ValueError:
+    try:  # NaN stored by an older drills reads as damaged: the export stays standard JSON
+        value = strict_loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
@@ -145,13 +145,13 @@ def write_json(store: Store, out: TextIO, learner: str | None = None) -> int:
     out.write('  "attempts": [')
     for row in rows(store):
         out.write(",\n    " if n else "\n    ")
-        out.write(json_text(row, ensure_ascii=False))
+        out.write(json_text(row, ensure_ascii=False, allow_nan=False))
         n += 1
     out.write("\n  ],\n" if n else "],\n")
     for key, items in (("sessions", store.reading(lambda: sessions(store))),
                        ("review_cards", store.reading(lambda: review_cards(store)))):
         out.write(f'  "{key}": [')
-        out.write(",".join(f"\n    {json_text(item, ensure_ascii=False)}" for item in items))
+        out.write(",".join(f"\n    {json_text(item, ensure_ascii=False, allow_nan=False)}" for item in items))
         out.write("\n  ]" if items else "]")
         out.write(",\n" if key == "sessions" else "\n")
     out.write("}\n")

@@ -17,15 +17,30 @@ import json
 import os
 import stat
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from drills.store.attempt import MODES, is_uid
 from drills.store.connection import parse_utc, utc_text
 from drills.store.history_export import EXPORT_VERSION
+from drills.store.jsonvalues import plain, size
 
 MAX_BYTES = 128 * 1024 * 1024  # a 100,000-answer export is about 60 MB
 MAX_SEED = 2**63 - 1
+MAX_OPTIONS = 64 * 1024  # a session's options as JSON: a few hundred bytes in practice
+MAX_REPORT = 1024 * 1024  # a mock's report: a few kB per question
+MAX_INTERVAL_DAYS = 36_500  # fsrs' longest interval: a card due later than this is damaged
+MAX_REVIEWS = 1_000_000
+
+
+class _NonFinite:
+    """What NaN or Infinity in an export reads as: no row holding one is stored."""
+
+    def __repr__(self) -> str:
+        return "NaN"
+
+
+NON_FINITE = _NonFinite()
 _LEGACY_KEYS = ("attempt_id", "session_id", "answered_at", "question_id", "verdict")
 
 
@@ -106,8 +121,8 @@ def _load(path: str, raw: bytes) -> Any:
     if text.lstrip().startswith("attempt_id,"):
         raise ExportError(f"{path} is the CSV export; a drills export to read is the JSON "
                           "one (drills history export --format json)")
-    try:
-        return json.loads(text)
+    try:  # NaN and Infinity are not JSON: read as a marker, so only their rows are damaged
+        return json.loads(text, parse_constant=lambda _: NON_FINITE)
     except RecursionError:
         raise ExportError(f"{path} is not a drills export (JSON nested too deep)") from None
     except ValueError as exc:
@@ -180,6 +195,11 @@ def check_session(row: Any) -> dict[str, Any]:
     options, report = row.get("options") or {}, row.get("report")
     if not isinstance(options, dict) or not (report is None or isinstance(report, dict)):
         raise ValueError("options and report must be objects")
+    if not plain(options) or not plain(report):
+        raise ValueError("options and report must hold finite numbers, nested at most 32 deep")
+    if size(options) > MAX_OPTIONS or size(report) > MAX_REPORT:
+        raise ValueError(f"options over {MAX_OPTIONS // 1024} kB or a report over "
+                         f"{MAX_REPORT // (1024 * 1024)} MB")
     ended = row.get("ended_at")
     return {"uid": row["uid"], "mode": row["mode"], "seed": _whole(row, "seed", MAX_SEED),
             "options": options, "started_at": utc_text(timestamp(row.get("started_at"),
@@ -199,14 +219,22 @@ def check_card(row: Any) -> dict[str, Any]:
     key, card = row.get("item_key"), row.get("card")
     if not isinstance(key, str) or not 0 < len(key) <= 1000:
         raise ValueError(f"item_key must be text, not {key!r}"[:120])
-    if not isinstance(card, dict):
-        raise ValueError("card must be an object")
+    if not isinstance(card, dict) or not plain(card) or size(card) > 4096:
+        raise ValueError("card must be an object of finite values")
+    for name, low, high in (("stability", 0, 1e6), ("difficulty", 0, 11)):
+        value = card.get(name)
+        if value is not None and not (isinstance(value, (int, float)) and low <= value <= high):
+            raise ValueError(f"card {name} must be from {low} to {high:g}")
     try:
         Card.from_dict(card)  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - whatever fsrs raises, the card is unusable
         raise ValueError(f"card is not one fsrs can read ({type(exc).__name__})") from None
-    reviews = _whole(row, "reviews", 10**9)
-    return {"item_key": key, "card": json.dumps(card),
-            "due": utc_text(timestamp(row.get("due"), "due")),
-            "reviews": reviews or 0,
-            "updated_at": utc_text(timestamp(row.get("updated_at"), "updated_at"))}
+    reviews = _whole(row, "reviews", MAX_REVIEWS)
+    due, updated = timestamp(row.get("due"), "due"), timestamp(row.get("updated_at"), "updated_at")
+    # a card from the future wins every later merge: refused like an answer from the future
+    if updated > datetime.now(timezone.utc) + timedelta(days=1):
+        raise ValueError("a review card updated in the future")
+    if due > updated + timedelta(days=MAX_INTERVAL_DAYS + 1):
+        raise ValueError(f"a review card due more than {MAX_INTERVAL_DAYS:,} days after its review")
+    return {"item_key": key, "card": json.dumps(card, allow_nan=False), "due": utc_text(due),
+            "reviews": reviews or 0, "updated_at": utc_text(updated)}

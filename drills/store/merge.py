@@ -62,7 +62,7 @@ def check(export: Export) -> _Checked:
     for row in export.sessions:
         try:
             session = check_session(row)
-        except ValueError:
+        except (ValueError, TypeError, OverflowError):
             damaged += 1
             continue
         sessions.setdefault(session["uid"], session)
@@ -81,7 +81,7 @@ def check(export: Export) -> _Checked:
                 raise ValueError("an answer over a day long, or from the future")
             if attempt.uid in seen:  # two rows of one file claiming one answer: neither is trusted twice
                 raise ValueError("a uid given twice in one file")
-        except ValueError:
+        except (ValueError, TypeError, OverflowError):  # damaged: any out-of-range value
             damaged += 1
             continue
         seen.add(attempt.uid)
@@ -91,7 +91,7 @@ def check(export: Export) -> _Checked:
     for row in export.review_cards:
         try:
             cards.append(check_card(row))
-        except ValueError:
+        except (ValueError, TypeError, OverflowError):
             damaged += 1
     return _Checked(attempts, sessions, cards, damaged)
 

@@ -17,7 +17,7 @@ from drills.cli.errors import Exit, fail
 from drills.cli.history.show import list_lines, report_text
 from drills.cli.store_access import history_store
 from drills.display import Style, display_width, use_color
-from drills.safetext import json_text, plural, visible
+from drills.safetext import json_text, plural, shorten, visible
 from drills.store import Store, history_export
 from drills.store.guard import history_target
 from drills.store.sessions import list_sessions, session_report
@@ -71,9 +71,11 @@ def import_cmd(files: tuple[str, ...]) -> None:
     \b
     Answers already here (the same uid) are skipped; sessions are matched by their
     uid (created when missing); review cards by item: the later review wins.
-    Importing a file twice adds nothing. Each file is merged in one transaction.
-    A file that is not a drills export is refused before anything is written;
-    a damaged row is skipped and counted. See docs/history.md.
+    Importing a file twice adds nothing. Each file is merged in one transaction:
+    whole or not at all. A file that is not a drills export is refused before
+    anything is written (exit 2); a damaged row (a wrong type, NaN, a number out of
+    range, a date in the future, oversize options) is skipped and counted, and the
+    exit code is then 1. See docs/history.md.
     """
     from drills.store.history_import import ExportError, read_export  # lazy: only for import
     from drills.store.merge import merge  # lazy: only for import
@@ -82,9 +84,20 @@ def import_cmd(files: tuple[str, ...]) -> None:
         exports = [read_export(name) for name in files]
     except ExportError as exc:
         fail(str(exc))
+    incomplete = False
     with history_store() as store:
         for data in exports:
-            click.echo(import_line(data.path, merge(store, data)))
+            try:
+                done = merge(store, data)
+            except (ValueError, OverflowError, TypeError) as exc:
+                # the file's transaction was rolled back: nothing of it is merged
+                click.echo(f"Refused {visible(data.path)}: nothing of it merged ({shorten(str(exc), 120)})")
+                incomplete = True
+                continue
+            click.echo(import_line(data.path, done))
+            incomplete = incomplete or bool(done.damaged)
+    if incomplete:
+        raise SystemExit(1)
 
 
 def import_line(name: str, done: Any) -> str:
