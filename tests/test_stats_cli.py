@@ -127,7 +127,8 @@ def test_stats_reports_a_recovered_database(drills_home):
     (drills_home / "drills.db").write_bytes(b"garbage" * 500)
     result = CliRunner().invoke(cli, ["stats"])
     assert result.exit_code == 0
-    assert "moved to" in result.output and ".corrupt-" in result.output
+    assert "the damaged file was kept as" in result.output and ".corrupt-" in result.output
+    assert "Nothing in it could be read, so a fresh one was started." in result.output
 
 
 def test_stats_process_does_not_import_sympy_or_prompt_toolkit(history):

@@ -358,3 +358,39 @@ def test_salvage_and_home_need_no_store():
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         assert "drills.store.database" not in imported and "drills.store" not in imported
     assert not hasattr(salvage_mod, "recover")
+
+
+# --- damage found where the database is opened (issue 26, point 3) ----------------------------
+
+def _older_schema(db: Path) -> None:
+    """Take the database back to before migration 006, so opening it migrates: the new
+    index reads every attempt and meets the damage at open."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP INDEX attempts_misconceptions_by_kind")
+        conn.execute("ALTER TABLE attempts DROP COLUMN overridden")
+        conn.execute("DELETE FROM migrations WHERE name = '006_attempt_overridden'")
+    with sqlite3.connect(db) as conn:
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def test_a_database_damaged_at_open_keeps_its_readable_rows(drills_home):
+    db = build(drills_home)
+    _older_schema(db)
+    middle = leaves(db, "attempts")
+    overwrite(db, [middle[len(middle) // 2]])
+    with Store.open(drills_home) as s:  # the migration meets the damage: moved, salvaged
+        assert s.notice is not None
+        m = NOTICE.fullmatch(s.notice)
+        assert m, s.notice
+        kept, total = (int(x.replace(",", "")) for x in m.group(2, 3))
+        assert total - 60 < kept < total == 1 + 2 * N
+        count = s.conn.execute("SELECT count(*) FROM attempts").fetchone()[0]
+        assert N - 60 < count < N
+        assert s.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
+        assert s.conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    aside = Path(m.group(1))
+    assert aside.is_file() and aside.name.startswith("drills.db.corrupt-")
+    result = cli_run("stats", "--json")  # the next command: a clean, migrated history
+    assert result.exit_code == 0 and result.stderr == ""
+    assert json.loads(result.stdout)["attempts"] == count

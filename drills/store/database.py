@@ -87,7 +87,9 @@ class Store:
         """Create the home dir and database, migrate, and prove it is writable now.
 
         Fails with StoreError before a quiz starts rather than losing its first answer.
-        A damaged file is moved aside and a fresh one created; ``notice`` says where.
+        A damaged file is moved aside, a fresh one created and every row still readable
+        in the damaged one copied into it (as for damage found later); ``notice`` says
+        where the damaged file went and how many rows were kept.
         ``readonly`` (stats, export, review --list) needs no write access and creates
         nothing: without a database yet, the store is an empty one in memory.
         """
@@ -105,12 +107,11 @@ class Store:
         try:
             conn = cls._open_checked(path)
         except _Corrupt as bad:
-            notice = (f"The history database was damaged ({bad.error}); it was moved to "
-                      f"{bad.moved} and a fresh one started.")
             try:
                 conn = cls._open_checked(path)
             except (sqlite3.DatabaseError, _Corrupt) as exc:
                 raise _unwritable(path, exc) from None
+            notice = _salvaged(bad, conn)
         except sqlite3.DatabaseError as exc:
             # an older schema in a read-only place: read a migrated copy in memory
             if readonly and (copy := homes.migrated_copy(path)) is not None:
@@ -359,6 +360,21 @@ class Store:
         self.note(f"The history database was damaged ({why}); the damaged file was kept as "
                   f"{aside}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
                   "database.")
+
+
+def _salvaged(bad: _Corrupt, conn: sqlite3.Connection) -> str:
+    """Copy the readable rows of the damaged file ``bad.moved`` into the fresh ``conn``;
+    the notice that says so."""
+    from drills.store import salvage  # deferred: only for a damaged file
+
+    why = salvage.reason(bad.error)
+    kept = salvage.from_file(bad.moved, conn)
+    if kept is None or kept.kept == 0:
+        return (f"The history database was damaged ({why}); the damaged file was kept as "
+                f"{bad.moved}. Nothing in it could be read, so a fresh one was started.")
+    return (f"The history database was damaged ({why}); the damaged file was kept as "
+            f"{bad.moved}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
+            "database.")
 
 
 class _Corrupt(Exception):

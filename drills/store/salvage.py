@@ -226,6 +226,21 @@ def fresh_copy(src: sqlite3.Connection, sessions: Iterable[Sequence[Any]] = ()
         raise
 
 
+def from_file(path: Path, dst: sqlite3.Connection) -> Salvaged | None:
+    """Copy every readable row of the damaged database file ``path`` (moved aside, its -wal
+    beside it) into the fresh, empty, migrated ``dst``; None when it cannot be opened at all."""
+    try:
+        src = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        return salvage(src, dst)
+    except sqlite3.Error:
+        return None
+    finally:
+        src.close()
+
+
 def repair(path: Path, sessions: Iterable[Sequence[Any]] = ()) -> tuple[Path, Salvaged]:
     """Copy the damaged ``path`` aside, then rebuild it in place from its readable rows.
 
