@@ -443,7 +443,7 @@ def test_an_old_history_that_cannot_be_migrated_is_read_from_a_copy(tmp_path, mo
     home = tmp_path / "h"
     _old_history(home, monkeypatch)
 
-    def read_only_file(path):
+    def read_only_file(path, *_):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(Store, "_open_checked", staticmethod(read_only_file))

@@ -186,7 +186,7 @@ def test_a_history_at_005_read_where_it_cannot_be_migrated(tmp_path, monkeypatch
     home = tmp_path / "h"
     _history_at_005(home, monkeypatch)
 
-    def read_only_file(path):
+    def read_only_file(path, *_):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(Store, "_open_checked", staticmethod(read_only_file))

@@ -137,7 +137,7 @@ def test_an_old_history_read_where_it_cannot_be_migrated_has_the_columns(tmp_pat
     home = tmp_path / "h"
     _old_history(home, monkeypatch)
 
-    def read_only_file(path):
+    def read_only_file(path, *_):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(Store, "_open_checked", staticmethod(read_only_file))

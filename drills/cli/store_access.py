@@ -21,7 +21,7 @@ def open_store(readonly: bool = False) -> Store:
     ``readonly``: for a command that only reads (no write access needed, nothing created).
     """
     try:
-        store = Store.open(readonly=readonly)
+        store = Store.open(readonly=readonly, waiting=_say_waiting)
     except StoreError as exc:
         fail(str(exc), Exit.FAILED)
     for text in store.notices:
@@ -29,6 +29,11 @@ def open_store(readonly: bool = False) -> Store:
     store.notices.clear()
     store.notify = lambda text: click.echo(text, err=True)
     return store
+
+
+def _say_waiting() -> None:
+    click.echo("waiting for the history: another drills is writing to it (up to 2 minutes)...",
+               err=True)
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from drills import paths
 from drills.store import home as homes
 from drills.store.attempt import MODES, SELF_GRADES, Attempt, new_uid
 from drills.store.connection import (
+    BUSY_TIMEOUT_MS,
     StoreError,
     check_writable,
     configure,
@@ -83,15 +84,15 @@ class Store:
         self._sessions: dict[int, tuple[Any, ...]] = {}
 
     @classmethod
-    def open(cls, home: Path | None = None, *, readonly: bool = False) -> Store:
+    def open(cls, home: Path | None = None, *, readonly: bool = False,
+             waiting: Callable[[], None] | None = None) -> Store:
         """Create the home dir and database, migrate, and prove it is writable now.
 
         Fails with StoreError before a quiz starts rather than losing its first answer.
-        A damaged file is moved aside, a fresh one created and every row still readable
-        in the damaged one copied into it (as for damage found later); ``notice`` says
-        where the damaged file went and how many rows were kept.
-        ``readonly`` (stats, export, review --list) needs no write access and creates
-        nothing: without a database yet, the store is an empty one in memory.
+        A damaged file is moved aside and its readable rows copied into a fresh one
+        (``notice`` says where and how many). ``readonly`` (stats, export, review --list)
+        needs no write access and creates nothing. Another drills writing holds the lock:
+        the open waits (``home.open_waiting``), calling ``waiting()`` once when it starts to.
         """
         name = homes.label(home)
         home = Path(home) if home is not None else paths.home()
@@ -105,13 +106,15 @@ class Store:
         homes.prepare(home, name, create=True)
         notice = None
         try:
-            conn = cls._open_checked(path)
+            conn = homes.open_waiting(path, cls._open_checked, waiting)
         except _Corrupt as bad:
             try:
                 conn = cls._open_checked(path)
             except (sqlite3.DatabaseError, _Corrupt) as exc:
                 raise _unwritable(path, exc) from None
-            notice = _salvaged(bad, conn)
+            from drills.store import salvage  # deferred: only for a damaged file
+
+            notice = salvage.after_open(bad.moved, bad.error, conn)
         except sqlite3.DatabaseError as exc:
             # an older schema in a read-only place: read a migrated copy in memory
             if readonly and (copy := homes.migrated_copy(path)) is not None:
@@ -120,13 +123,18 @@ class Store:
         return cls(conn, path, notice)
 
     @staticmethod
-    def _open_checked(path: Path) -> sqlite3.Connection:
-        """Connect, migrate and prove writable; a damaged file is moved aside (_Corrupt)."""
+    def _open_checked(path: Path, busy_ms: int | None = None) -> sqlite3.Connection:
+        """Connect, migrate and prove writable; a damaged file is moved aside (_Corrupt).
+        ``busy_ms``: how long to wait for another writer's lock (default the busy timeout)."""
         conn = connect(path)
         try:
+            if busy_ms is not None:
+                conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
             configure(conn)
             migrate(conn)
             check_writable(conn)
+            if busy_ms is not None:
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         except sqlite3.DatabaseError as exc:
             if not is_corrupt(exc):
                 conn.close()
@@ -360,21 +368,6 @@ class Store:
         self.note(f"The history database was damaged ({why}); the damaged file was kept as "
                   f"{aside}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
                   "database.")
-
-
-def _salvaged(bad: _Corrupt, conn: sqlite3.Connection) -> str:
-    """Copy the readable rows of the damaged file ``bad.moved`` into the fresh ``conn``;
-    the notice that says so."""
-    from drills.store import salvage  # deferred: only for a damaged file
-
-    why = salvage.reason(bad.error)
-    kept = salvage.from_file(bad.moved, conn)
-    if kept is None or kept.kept == 0:
-        return (f"The history database was damaged ({why}); the damaged file was kept as "
-                f"{bad.moved}. Nothing in it could be read, so a fresh one was started.")
-    return (f"The history database was damaged ({why}); the damaged file was kept as "
-            f"{bad.moved}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
-            "database.")
 
 
 class _Corrupt(Exception):

@@ -12,13 +12,41 @@ import errno
 import os
 import sqlite3
 import stat
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from drills import paths
-from drills.store.connection import StoreError, configure, connect, is_corrupt
+from drills.store.connection import StoreError, configure, connect, is_busy, is_corrupt
 from drills.store.migrations import migrate, pending
 
 _FIX = "(set DRILLS_HOME to a writable directory)"
+WAIT_LIMIT_S = 120.0  # a command opening the history waits this long for another writer
+QUICK_BUSY_MS = 300  # the first try's wait: then "waiting for the history" is said
+
+
+def open_waiting(path: Path, opener: Callable[[Path, int | None], sqlite3.Connection],
+                 waiting: Callable[[], None] | None) -> sqlite3.Connection:
+    """``opener(path, busy_ms)``, waiting while another drills (an import, a quiz saving)
+    holds the write lock: the first try gives up after QUICK_BUSY_MS so that ``waiting()``
+    is said at once, then each try waits the busy timeout, until WAIT_LIMIT_S; then a
+    StoreError that says so (never "set DRILLS_HOME": the folder is fine)."""
+    deadline = time.monotonic() + WAIT_LIMIT_S
+    busy_ms: int | None = QUICK_BUSY_MS
+    while True:
+        try:
+            return opener(path, busy_ms)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise StoreError(
+                    f"the history database {path} stayed locked for {WAIT_LIMIT_S:.0f} s: "
+                    "another drills (an import, a quiz) is writing to it; try again when it "
+                    "is done") from None
+            if busy_ms is not None and waiting is not None:
+                waiting()
+            busy_ms = None
 
 
 def label(home: Path | None) -> str:

@@ -241,6 +241,19 @@ def from_file(path: Path, dst: sqlite3.Connection) -> Salvaged | None:
         src.close()
 
 
+def after_open(moved: Path, error: BaseException, dst: sqlite3.Connection) -> str:
+    """A database found damaged at open was moved to ``moved``: copy its readable rows into
+    the fresh ``dst``; the notice that says so."""
+    why = reason(error)
+    kept = from_file(moved, dst)
+    if kept is None or kept.kept == 0:
+        return (f"The history database was damaged ({why}); the damaged file was kept as "
+                f"{moved}. Nothing in it could be read, so a fresh one was started.")
+    return (f"The history database was damaged ({why}); the damaged file was kept as "
+            f"{moved}. {kept.kept:,} of {kept.total:,} rows were recovered into a fresh "
+            "database.")
+
+
 def repair(path: Path, sessions: Iterable[Sequence[Any]] = ()) -> tuple[Path, Salvaged]:
     """Copy the damaged ``path`` aside, then rebuild it in place from its readable rows.
 
