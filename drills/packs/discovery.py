@@ -86,6 +86,7 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
         add("builtin", [builtin], report_missing=False)
     user = packs_dir()
     if user.is_dir():
+        _finish_killed_installs(user)
         add("user", [user], report_missing=False)
     add("path", extra, report_missing=True)
     if entry_points:
@@ -97,6 +98,20 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
             f"the pack cache had {store.damaged} damaged "
             f"entr{'y' if store.damaged == 1 else 'ies'}: read again from the packs, cache rewritten")
     return catalog
+
+
+def _finish_killed_installs(user: Path) -> None:
+    """A workspace a killed ``drills packs install``/``update`` left (``.drills-tmp-*``):
+    finish or undo its work first, so an update killed between its renames never leaves the
+    pack missing (drills.packs.install.recover). One look at the folder when there is none."""
+    try:
+        leftover = any(e.name.startswith(".drills-tmp-") for e in os.scandir(user))
+    except OSError:
+        return
+    if leftover:
+        from drills.packs.install import recover  # deferred: git and the installer, rarely needed
+
+        recover(user)
 
 
 def _load(store: Any, path: Path, builtin: bool) -> LoadedPack:

@@ -81,17 +81,60 @@ def _check_name(name: str, builtin: list[LoadedPack]) -> None:
 
 @contextmanager
 def _workspace() -> Iterator[Path]:
-    """A hidden folder inside the packs folder (same file system: the final rename is atomic)."""
+    """A hidden folder inside the packs folder (same file system: the final rename is atomic),
+    with an ``owner`` file (this process) and, for an update's renames, a ``journal``: what
+    ``recover`` needs to finish or undo the work of a process that was killed."""
     root = packs_dir()
     try:
         root.mkdir(parents=True, exist_ok=True)
+        recover(root)
         work = Path(tempfile.mkdtemp(prefix=_TMP, dir=root))
+        (work / "owner").write_text(str(os.getpid()), encoding="utf-8")
     except OSError as exc:
         raise InstallError(f"cannot write in {shown(str(root))}: {exc.strerror or exc}") from None
     try:
         yield work
     finally:  # the old version after an update, a removed folder, a refused clone
         shutil.rmtree(work, ignore_errors=True)
+
+
+def recover(root: Path | None = None) -> int:
+    """Finish or undo what a killed install, update or remove left in ``root`` (the packs
+    folder), then delete its workspace; the number of workspaces cleaned. An update killed
+    between its two renames (its folder moved to ``old``, the new ``tree`` not yet in
+    place) is finished when the new tree is whole, else the old folder is put back: the
+    next run finds the old version or the new one, never neither. A workspace whose owner
+    is still running is left alone."""
+    root = packs_dir() if root is None else root
+    try:
+        leftovers = [e for e in os.scandir(root) if e.name.startswith(_TMP) and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return 0
+    cleaned = 0
+    for entry in leftovers:
+        work = Path(entry.path)
+        if _alive(work / "owner"):
+            continue
+        with suppress(OSError, ValueError):
+            name = json.loads((work / "journal").read_text(encoding="utf-8"))["update"]
+            folder = root / name
+            if NAME_RE.match(name) and not os.path.lexists(folder):
+                new = work / "tree"
+                os.rename(new if (new / MANIFEST).is_file() else work / "old", folder)
+        shutil.rmtree(work, ignore_errors=True)
+        cleaned += not work.exists()
+    return cleaned
+
+
+def _alive(owner: Path) -> bool:
+    """The process named in ``owner`` is running (this one included)."""
+    try:
+        os.kill(int(owner.read_text(encoding="utf-8")), 0)
+    except PermissionError:
+        return True  # running, as another user
+    except (OSError, ValueError):
+        return False  # no owner file (an older drills, or killed before writing it), or gone
+    return True
 
 
 def _fetch(source: Source, work: Path) -> tuple[Path, str | None]:
@@ -257,16 +300,16 @@ def update(name: str) -> Result:
     folder, manifest = _installed_folder(name)
     location = manifest["source"]
     if manifest["kind"] == "git":
-        try:
-            source = classify(location)  # a hand-edited manifest gets the same checks as a typed URL
-        except InstallError as exc:
-            raise InstallError(f"{name}: {exc}") from None
+        try:  # a hand-edited manifest gets the same checks as a typed URL
+            source = classify(location)
+        except InstallError as exc:  # the manifest's fault, not the command line's: exit 1
+            raise InstallError(str(exc)) from None
         if source.kind != "git":
-            raise InstallError(f"{name}: {where(source)} is no longer a git repository")
+            raise InstallError(f"{where(source)} is no longer a git repository")
     else:
         source = Source("path", location)
         if not os.path.exists(location):
-            raise InstallError(f"{name}: {where(source)} no longer exists; nothing changed")
+            raise InstallError(f"{where(source)} no longer exists; nothing changed")
     old = manifest.get("commit") if isinstance(manifest.get("commit"), str) else None
     with _workspace() as work:
         tree, commit = _fetch(source, work)
@@ -277,6 +320,7 @@ def update(name: str) -> Result:
         _newer_than(folder, tree)
         _finish(tree, source, commit, manifest.get("installed_at") or "?")
         try:  # two renames: the folder is missing for an instant, never half-written
+            (work / "journal").write_text(json.dumps({"update": name}), encoding="utf-8")
             os.rename(folder, work / "old")
             try:
                 os.rename(tree, folder)

@@ -21,6 +21,10 @@ from drills.packs.errors import PackError, shown
 from drills.packs.load import PACK_SUFFIXES
 
 FAILED, USAGE = 1, 2  # drills.cli.errors.Exit, without importing click
+# A pack source is a few YAML files: these bound the walk and the copy before anything is read
+MAX_FILES = 10_000  # files of any kind in the source, hidden folders left out
+MAX_PACK_FILES = 1_000
+MAX_PACK_BYTES = 64 * 1024 * 1024
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 ACCEPTED = "https://HOST/PATH, ssh://[USER@]HOST/PATH, USER@HOST:PATH, file:///PATH or a local path"
 SCP = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:[^\s-]\S*\Z")
@@ -143,9 +147,14 @@ def copy_packs(origin: Path, dest: Path, source: Source, show: Callable[[Path], 
     a pack folder holds only what it holds."""
     files: list[Path] = []
     errors: list[PackError] = []
+    seen, size = 0, 0
     for root, dirs, names in os.walk(origin):  # never follows a linked folder
         base = Path(root)
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        seen += len(names) + len(dirs)
+        if seen > MAX_FILES:
+            raise InstallError(f"{where(source)} holds over {MAX_FILES:,} files and folders: "
+                               "not a pack source (packs are a few .yaml files)")
         for d in dirs:
             if (base / d).is_symlink():
                 errors.append(PackError(show((base / d).relative_to(origin)), 0, "",
@@ -156,7 +165,15 @@ def copy_packs(origin: Path, dest: Path, source: Source, show: Callable[[Path], 
                 if f.is_symlink():
                     errors.append(PackError(show(f.relative_to(origin)), 0, "",
                                             "a symbolic link: packs must be plain files"))
+                else:
+                    size += f.lstat().st_size
                 files.append(f.relative_to(origin))
+        if len(files) > MAX_PACK_FILES:
+            raise InstallError(f"{where(source)} holds over {MAX_PACK_FILES:,} pack files: "
+                               "split it into several sources")
+        if size > MAX_PACK_BYTES:
+            raise InstallError(f"the pack files of {where(source)} are over "
+                               f"{MAX_PACK_BYTES // (1024 * 1024)} MB together: not installed")
     if errors:
         raise invalid(errors, source)
     dest.mkdir(parents=True, exist_ok=True)

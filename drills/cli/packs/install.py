@@ -83,7 +83,7 @@ def update(name: str | None) -> None:
             result = core.update(each)
         except core.InstallError as exc:
             if name is not None and exc.code == Exit.USAGE:
-                fail(str(exc), exc.code)
+                fail(f"{each}: {exc}", exc.code)
             _print_invalid(exc)
             kept = "; the installed version is kept" if isinstance(exc, core.InvalidPack) else ""
             click.echo(f"Error: {each}: {exc}{kept}", err=True)
