@@ -1,6 +1,7 @@
 """Issue 16's commands on the built-in bank, whole process: the Anki deck (every pack, 3
 variants per generated question, a note per scenario step) and a history import of a
-10,000-answer export into an empty history."""
+100,000-answer export into an empty history (issue 25: batched, one INSERT statement
+for all new answers)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from bench.common import PY, bench_env, process_median
 
-ANSWERS = 10_000
+ANSWERS = 100_000  # issue 25's target: under 2 s into an empty history
 
 
 def _export(env: dict[str, str], path: Path) -> None:
@@ -44,5 +45,5 @@ def bench_ecosystem() -> list[dict]:
         {"name": "drills export anki, built-in bank, 3 variants (whole process)", "median_s": deck,
          "target_s": None},
         {"name": f"drills history import, {ANSWERS:,} answers into an empty history", "median_s": times[1],
-         "target_s": None},
+         "target_s": 2.0},
     ]

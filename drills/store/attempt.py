@@ -8,7 +8,6 @@ checks run. Light: no sqlite3, no fsrs.
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,9 +17,9 @@ from drills.store.jsonvalues import finite_number, plain, size
 from drills.store.verdicts import VERDICTS
 
 SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
-MODES: tuple[str, ...] = ("practice", "mock", "review", "retry")
+MODES: tuple[str, ...] = ("practice", "mock", "review", "retry", "code")  # code: `drills code`
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
-_UID = re.compile(r"[0-9a-f]{32}")
+_HEX = "0123456789abcdef"  # a uid: 32 of these
 MAX_TEXT = 100_000  # characters in one field of an imported answer (a typed answer, params)
 MAX_PARAMS = 64 * 1024  # a generated question's parameters as JSON
 
@@ -32,7 +31,7 @@ def new_uid() -> str:
 
 def is_uid(value: Any) -> bool:
     """True for an id as ``new_uid`` writes it (32 lowercase hex digits)."""
-    return isinstance(value, str) and _UID.fullmatch(value) is not None
+    return isinstance(value, str) and len(value) == 32 and not value.strip(_HEX)  # fast: 100,000 per import
 
 
 @dataclass(frozen=True)

@@ -105,28 +105,74 @@ def merge(store: Store, export: Export) -> Merged:
         local: dict[str, int] = {}
         for uid in sorted(checked.sessions, key=lambda u: checked.sessions[u]["started_at"]):
             local[uid] = _session(conn, checked.sessions[uid], done)
-        for session_uid, attempt in checked.attempts:
-            if conn.execute("SELECT 1 FROM attempts WHERE uid = ?", (attempt.uid,)).fetchone():
-                done.present += 1
-                continue
-            sid = local.get(session_uid)
-            if sid is None:
-                row = conn.execute("SELECT id FROM sessions WHERE uid = ?",
-                                   (session_uid,)).fetchone()
-                if row is None:
-                    done.damaged += 1
-                    continue
-                sid = local[session_uid] = int(row[0])
-            if _same_answer(conn, attempt, export.legacy):
-                done.present += 1
-                continue
-            conn.execute(INSERT_ATTEMPT, attempt_row(sid, attempt))
-            done.attempts += 1
+        if not export.legacy and not _legacy_here(conn):
+            _insert_batched(conn, checked.attempts, local, done)
+        else:  # answer by answer: a legacy answer may match one inserted just before
+            _insert_one_by_one(conn, checked.attempts, local, done, export.legacy)
         for card in checked.cards:
             done.cards += _card(conn, card)
         return done
 
     return store._transact(body)
+
+
+CHUNK = 500  # uids per IN (...) query: under SQLite's 999 bound parameters of old builds
+
+
+def _legacy_here(conn: sqlite3.Connection) -> bool:
+    """The history holds answers a legacy (uid-less) export brought."""
+    return conn.execute("SELECT 1 FROM sessions WHERE options LIKE '%\"legacy_export\": true%' "
+                        "LIMIT 1").fetchone() is not None
+
+
+def _found(conn: sqlite3.Connection, sql: str, keys: list[str]) -> dict[str, Any]:
+    """``sql`` (``... IN ({})``) run over ``keys`` CHUNK at a time: key -> the second column."""
+    out: dict[str, Any] = {}
+    for i in range(0, len(keys), CHUNK):
+        part = keys[i:i + CHUNK]
+        out.update(conn.execute(sql.format(", ".join("?" * len(part))), part).fetchall())
+    return out
+
+
+def _insert_batched(conn: sqlite3.Connection, attempts: list[tuple[str, Attempt]],
+                    local: dict[str, int], done: Merged) -> None:
+    """The answers not here yet, one INSERT statement for all (one lookup per CHUNK uids)."""
+    present = _found(conn, "SELECT uid, 1 FROM attempts WHERE uid IN ({})",
+                     [a.uid for _, a in attempts if a.uid])
+    missing = sorted({s for s, _ in attempts if s not in local})
+    local = {**local, **_found(conn, "SELECT uid, id FROM sessions WHERE uid IN ({})", missing)}
+    rows = []
+    for session_uid, attempt in attempts:
+        if attempt.uid in present:
+            done.present += 1
+        elif (sid := local.get(session_uid)) is None:
+            done.damaged += 1  # its session is in neither the file nor the history
+        else:
+            rows.append(attempt_row(int(sid), attempt))
+    conn.executemany(INSERT_ATTEMPT, rows)
+    done.attempts += len(rows)
+
+
+def _insert_one_by_one(conn: sqlite3.Connection, attempts: list[tuple[str, Attempt]],
+                       local: dict[str, int], done: Merged, legacy: bool) -> None:
+    """As ``_insert_batched``, looking for the same answer under another uid as it goes."""
+    for session_uid, attempt in attempts:
+        if conn.execute("SELECT 1 FROM attempts WHERE uid = ?", (attempt.uid,)).fetchone():
+            done.present += 1
+            continue
+        sid = local.get(session_uid)
+        if sid is None:
+            row = conn.execute("SELECT id FROM sessions WHERE uid = ?",
+                               (session_uid,)).fetchone()
+            if row is None:
+                done.damaged += 1
+                continue
+            sid = local[session_uid] = int(row[0])
+        if _same_answer(conn, attempt, legacy):
+            done.present += 1
+            continue
+        conn.execute(INSERT_ATTEMPT, attempt_row(sid, attempt))
+        done.attempts += 1
 
 
 def _same_answer(conn: sqlite3.Connection, a: Attempt, legacy: bool) -> bool:
