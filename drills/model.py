@@ -36,6 +36,10 @@ TOPICS: tuple[str, ...] = (
     "metric-design",
     "diversity",
     "incomplete-judgements",
+    "variance-reduction",
+    "experiment-health",
+    "interference-and-sequential",
+    "off-policy-evaluation",
 )
 
 

@@ -9,6 +9,7 @@ from drills.generators import (  # noqa: F401
     cascade,
     compare,
     concepts,
+    experiments,
     precision,
     ranking,
     scenarios,
