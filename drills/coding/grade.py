@@ -30,9 +30,11 @@ from drills.engine.table import Layout
 from drills.grading.check import Outcome
 from drills.grading.slips import SLIPS, Case
 from drills.model import Question
+from drills.safetext import visible
 
 CODE_VERDICTS = ("correct", "wrong", "error", "timeout")
 TIMEOUT_STATUSES = ("timeout", "cpu")
+OUTPUT_CAP = 4096  # characters of printed output in --json (the first 3 KiB and the last 1 KiB)
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class CodeResult:
     message: str  # one line: "47 of 50 cases passed" / the runner's message
     output: str = ""  # what the function printed (capped by the runner)
     seconds: float = 0.0
+    examples_only: bool = False  # only the question's visible examples ran (no hidden case)
 
     @property
     def passed(self) -> int:
@@ -82,17 +85,30 @@ class CodeResult:
         return {"passed": self.passed, "failed": self.failed,
                 "cases": [c.to_json() for c in self.cases],
                 "misconceptions": list(self.misconceptions), "verdict": self.verdict,
-                "message": self.message}
+                "message": self.message, "output": shown_output(self.output),
+                "examples_only": self.examples_only}
+
+
+def shown_output(text: str, cap: int = OUTPUT_CAP) -> str:
+    """What the function printed, made safe to show (controls as ``^[``, newlines kept) and
+    cut to ``cap`` characters: the first three quarters and the last quarter around a note
+    saying how much was left out (the runner has already cut it to a few KiB)."""
+    text = visible(text)
+    if len(text) <= cap + 64:  # the runner's own cut (4 KiB and its one-line note) stays as is
+        return text
+    head, tail = cap * 3 // 4, cap // 4
+    return f"{text[:head]}\n[... {len(text) - head - tail:,} characters not shown ...]\n{text[-tail:]}"
 
 
 Runner = Callable[[str, str, Sequence[Sequence[Any]]], Any]
 
 
-def all_cases(question: Question) -> list[HiddenCase]:
-    """The visible examples, then the hidden cases (deterministic for the question id)."""
+def all_cases(question: Question, examples_only: bool = False) -> list[HiddenCase]:
+    """The visible examples, then the hidden cases (deterministic for the question id);
+    ``examples_only``: the visible examples alone (a run before submitting)."""
     task: CodeTask = question.task
-    visible = [HiddenCase(tuple(call), None) for call in task.examples]
-    return visible + list(hidden_cases(task, question.id))
+    shown = [HiddenCase(tuple(call), None) for call in task.examples]
+    return shown if examples_only else shown + list(hidden_cases(task, question.id))
 
 
 def _close(got: float, exact: Exact, tolerance: float) -> bool:
@@ -100,10 +116,12 @@ def _close(got: float, exact: Exact, tolerance: float) -> bool:
     return abs(got - want) <= max(1e-9, tolerance * abs(want))
 
 
-def check_code(question: Question, source: str, run: Runner) -> CodeResult:
-    """Run ``source``'s ``question.function`` on every case and grade it."""
+def check_code(question: Question, source: str, run: Runner, examples_only: bool = False
+               ) -> CodeResult:
+    """Run ``source``'s ``question.function`` on every case (``examples_only``: on the visible
+    examples alone) and grade it."""
     task: CodeTask = question.task
-    cases = all_cases(question)
+    cases = all_cases(question, examples_only)
     result = run(source, question.function or "", [list(c.call) for c in cases])
     reports: list[CaseReport] = []
     for n, case in enumerate(cases):
@@ -112,24 +130,31 @@ def check_code(question: Question, source: str, run: Runner) -> CodeResult:
             expected: Exact | None = metric_value(problem_for(task, case.call), task.metric)
         except (ProblemError, ZeroDivisionError):
             expected = None
-        visible = n < len(task.examples)
+        example = n < len(task.examples)
         if n >= len(result.cases):
-            reports.append(CaseReport(call, expected, None, False, "not run", case.edge, visible))
+            reports.append(CaseReport(call, expected, None, False, "not run", case.edge, example))
             continue
         ran = result.cases[n]
         ok = ran.error is None and ran.value is not None and expected is not None and _close(
             ran.value, expected, task.tolerance)
-        reports.append(CaseReport(call, expected, ran.value, ok, ran.error, case.edge, visible))
+        reports.append(CaseReport(call, expected, ran.value, ok, ran.error, case.edge, example))
     if result.status != "ok":
         verdict = "timeout" if result.status in TIMEOUT_STATUSES else "error"
-        return CodeResult(verdict, tuple(reports), (), (), result.message, result.output, result.seconds)
+        return CodeResult(verdict, tuple(reports), (), (), result.message, result.output,
+                          result.seconds, examples_only)
     ids, explanations = _diagnose(question, cases, reports)
     failed = sum(1 for r in reports if not r.ok)
     verdict = "correct" if not failed else "wrong"
-    message = (f"all {len(reports)} cases passed" if not failed
-               else f"{len(reports) - failed} of {len(reports)} cases passed")
+    message = _passed(len(reports), failed, "example" if examples_only else "case")
     return CodeResult(verdict, tuple(reports), ids, explanations, message, result.output,
-                      result.seconds)
+                      result.seconds, examples_only)
+
+
+def _passed(total: int, failed: int, noun: str) -> str:
+    """``all 42 cases passed``, ``17 of 42 cases passed``, ``the 1 example passed``."""
+    if not failed:
+        return f"the 1 {noun} passed" if total == 1 else f"all {total} {noun}s passed"
+    return f"{total - failed} of {total} {noun}{'' if total == 1 else 's'} passed"
 
 
 def _diagnose(question: Question, cases: list[HiddenCase], reports: list[CaseReport]
@@ -208,16 +233,23 @@ def case_text(report: CaseReport) -> str:
     return f"{args}{edge}: expected {want}, got {got}"
 
 
-def outcome_of(question: Question, source: str, result: CodeResult) -> Any:
-    """The quiz's Outcome for a code answer: verdict line, failed case, slip, worked steps.
+def outcome_of(question: Question, source: str, result: CodeResult,
+               layout: Layout | None = None) -> Any:
+    """The quiz's Outcome for a code answer: verdict line, failed case, slip, worked steps
+    (laid out by ``layout``; default: 12 rows, exact forms cut at 120 characters).
 
-    An error or a timeout is recorded as wrong (the store's verdicts); its message says which.
+    A timeout is recorded as wrong (the store's verdicts) and says so; code that does not
+    compile, fails to import or exits is ``Error:`` with the runner's message alone (no
+    worked case: no case was graded), recorded as wrong too.
     """
 
     first = result.first_failure
     end = "" if result.message.endswith((".", "?", "!")) else "."
-    lines = [f"{'Correct' if result.verdict == 'correct' else 'Wrong'}: {result.message}{end}"]
-    if result.verdict in ("error", "timeout") and result.cases:
+    word = {"correct": "Correct", "error": "Error"}.get(result.verdict, "Wrong")
+    lines = [f"{word}: {result.message}{end}"]
+    if result.verdict == "error":
+        return Outcome(question, source, "wrong", lines[0], "")
+    if result.verdict == "timeout" and result.cases:
         lines.append(f"{result.passed} of {len(result.cases)} cases passed before it stopped.")
     if first is not None and first.error != "not run":
         lines.append(f"First failed case: {case_text(first)}")
@@ -225,8 +257,8 @@ def outcome_of(question: Question, source: str, result: CodeResult) -> Any:
     if first is not None and first.expected is not None:
         task: CodeTask = question.task
         index = list(result.cases).index(first)
-        problem = problem_for(task, all_cases(question)[index].call)
-        layout = Layout(max_rows=12, exact_width=120)  # a 500-document case stays readable
+        problem = problem_for(task, all_cases(question, result.examples_only)[index].call)
+        layout = layout or Layout(max_rows=12, exact_width=120)  # a 500-document case stays readable
         steps = f"The first failed case, worked:\n{worked_steps(problem, task.metric, layout)}"
     expected = first.expected.text if first is not None and first.expected is not None else ""
     return Outcome(question, source, "correct" if result.verdict == "correct" else "wrong",

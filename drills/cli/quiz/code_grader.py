@@ -1,13 +1,20 @@
 """The code grader of the quiz and of ``drills code check``: the learner's function runs in a
 separate, limited process (``drills.runner``) on hidden cases chosen by the exact engine
-(``drills.coding.grade``); nothing the learner writes is imported into drills."""
+(``drills.coding.grade``); nothing the learner writes is imported into drills.
+
+A ``ModuleNotFoundError`` (at module level or inside the function) is followed by what the
+runner offers (``drills.runner.offers``): which libraries the code can import there."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from drills.coding.grade import check_code, outcome_of
 from drills.runner import run_function
+from drills.runner.offers import offered
+
+MISSING = "ModuleNotFoundError"
 
 
 def run(source: str, function: str, cases: Any) -> Any:
@@ -15,9 +22,19 @@ def run(source: str, function: str, cases: Any) -> Any:
     return run_function(source, function, cases)
 
 
-def check_source(question: Any, source: str) -> Any:
-    """Grade ``source`` for a code question: a CodeResult."""
-    return check_code(question, source, run)
+def check_source(question: Any, source: str, examples_only: bool = False) -> Any:
+    """Grade ``source`` for a code question: a CodeResult (``examples_only``: on the visible
+    examples alone)."""
+    return with_offer(check_code(question, source, run, examples_only))
+
+
+def with_offer(result: Any) -> Any:
+    """``result`` with what the runner offers said after a ModuleNotFoundError."""
+    if MISSING in result.message:
+        return replace(result, message=f"{result.message.rstrip('.')}. {offered()}")
+    if any((c.error or "").startswith(MISSING) for c in result.cases):
+        return replace(result, explanations=(*result.explanations, offered()))
+    return result
 
 
 def grade(question: Any, source: str) -> Any:
