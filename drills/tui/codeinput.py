@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 
 from drills.coding.text import SourceError, scaffold, source_text
@@ -17,6 +18,7 @@ from drills.model import Question
 from drills.paths import home
 
 END = ":end"  # a typed code answer ends with this line
+QUIT = (":quit", ":q")  # typed instead, they cancel (``drills code ID``)
 
 
 def editor() -> list[str] | None:
@@ -84,3 +86,19 @@ def typed_code(lines: list[str]) -> str | None:
     if not lines or lines[-1].strip().lower() != END:
         return None
     return "\n".join(lines[:-1]) + "\n"
+
+
+def read_typed(lines: Iterable[str]) -> str | None:
+    """A function typed line by line up to a line :end (``drills code ID`` with no editor).
+    None: cancelled by :quit, or nothing typed. Input that ends without :end gives what was
+    typed, as piped practice does."""
+    pending: list[str] = []
+    for line in lines:
+        text = line.rstrip("\r\n")
+        if text.strip().lower() in QUIT:
+            return None
+        pending.append(text)
+        code = typed_code(pending)
+        if code is not None:
+            return code if code.strip() else None
+    return "\n".join(pending) + "\n" if any(line.strip() for line in pending) else None

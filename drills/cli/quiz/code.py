@@ -1,19 +1,24 @@
-"""``drills code``: list the coding questions, open one in your editor, check a file.
+"""``drills code``: list the coding questions, open one in your editor (or type it, ending
+with a line ``:end``), check a file, or run a file on the visible examples alone.
 
 Grading is ``drills.cli.quiz.code_grader``'s, the quiz's own: the learner's function runs in
-a separate, limited process on hidden cases; nothing the learner writes is imported.
+a separate, limited process on hidden cases; nothing the learner writes is imported. A check
+is recorded in the history as practice records an answer (``code_record``); a run of the
+examples alone is not. The text is ``code_report``'s.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 
 from drills.cli.errors import Exit, fail
+from drills.cli.style import echo_prose
 from drills.packs import discover
 from drills.packs.errors import suggest
 from drills.safetext import visible
@@ -54,8 +59,11 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
     \b
     Examples:
       drills code                                  # list the coding questions
-      drills code coding.ndcg-at-k                 # open it in $VISUAL/$EDITOR, then check it
-      drills code check ndcg.py --question coding.ndcg-at-k --json
+      drills code coding.ndcg-at-k        # write it in $EDITOR (or type it)
+      drills code check f.py --question coding.ndcg-at-k --examples
+      drills code check f.py --question coding.ndcg-at-k --json
+    A check runs the visible examples and the hidden cases and is recorded in
+    your history (`drills stats`); --examples runs the examples alone, unrecorded.
     Exit codes: 0 all cases pass (or a list), 1 a case failed, 2 bad input.
     """
     if ctx.invoked_subcommand is not None:
@@ -74,45 +82,79 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
     width = max(len(q.id) for q in questions)
     for q in questions:
         click.echo(f"{visible(q.id).ljust(width)}  {q.difficulty:<6}  {visible(q.signature or '')}")
-    click.echo(f"\n{len(questions)} questions. `drills code ID` opens one in your editor; "
-               "`drills code check FILE --question ID` grades a file.")
+    click.echo("")
+    echo_prose(f"{len(questions)} questions. `drills code ID` opens one in your editor (or lets "
+               "you type it); `drills code check FILE --question ID` grades a file, and "
+               "`--examples` runs only its visible examples.")
 
 
 @code.command("open", hidden=True)
 @click.argument("question_id")
 def open_question(question_id: str) -> None:
-    """Open question QUESTION_ID in your editor, then check what you wrote."""
+    """Open question QUESTION_ID in your editor (or type it), then check it and record it."""
+    from drills.cli.store_access import open_store  # lazy: the history, only to record a check
+
+    q = _find(question_id)
+    store = open_store()  # before the writing: a history that cannot be opened is said at once
+    try:
+        start = time.monotonic()
+        source = _written(q)
+        if source is None:
+            return
+        status = _report(q, source, store=store, seconds=time.monotonic() - start, command="code")
+    finally:
+        store.close()
+    sys.exit(status)
+
+
+def _written(question: Any) -> str | None:
+    """The function from the learner's editor, or typed here ending with a line :end (no
+    editor set); None when nothing is to be checked (said why)."""
     from drills.tui.codeinput import (  # lazy: subprocess, only to open the editor
+        END,
         EditorError,
         code_file,
         edit,
         editor,
+        read_typed,
         scaffold_file,
     )
 
-    q = _find(question_id)
     command = editor()
-    if command is None:
-        path = scaffold_file(q)
-        click.echo(f"No editor set ($VISUAL or $EDITOR). Your file is {path}; write the function "
-                   f"there, then: drills code check {path} --question {q.id}")
-        return
-    try:
-        source = edit(q, command)
-    except EditorError as exc:
-        fail(str(exc))
+    if command is not None:
+        try:
+            source = edit(question, command)
+        except EditorError as exc:
+            fail(str(exc))
+        if source is None:
+            click.echo(f"{visible(str(code_file(question)))} is unchanged: nothing to check.")
+        return source
+    from drills.cli.quiz.code_report import echo_task  # lazy: the task's text, only to type it
+
+    path = visible(str(scaffold_file(question)))
+    echo_task(question)
+    click.echo("")
+    echo_prose(f"No editor set ($VISUAL or $EDITOR): type the function here and end it with a "
+               f"line {END} (:quit cancels). Or write it in {path}, then: drills code check "
+               f"{path} --question {visible(question.id)}")
+    source = read_typed(sys.stdin)
     if source is None:
-        click.echo(f"{code_file(q)} is unchanged: nothing to check.")
-        return
-    sys.exit(_report(q, source, as_json=False))
+        click.echo("Nothing typed: nothing to check.")
+    return source
 
 
 @code.command("check")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--question", "question_id", required=True, metavar="ID", help="The code question's id.")
+@click.option("--examples", is_flag=True,
+              help="Run only the question's visible examples (not recorded), as a run before "
+                   "submitting.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def check(file: Path, question_id: str, as_json: bool) -> None:
-    """Grade FILE's function for question ID on its hidden cases."""
+def check(file: Path, question_id: str, examples: bool, as_json: bool) -> None:
+    """Grade FILE's function for question ID on its examples and hidden cases, and record it.
+
+    With --examples, run it on the visible examples alone and record nothing.
+    """
     from drills.coding.text import SourceError, source_text  # lazy: only to check a file
 
     q = _find(question_id)
@@ -127,29 +169,59 @@ def check(file: Path, question_id: str, as_json: bool) -> None:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read {shown}: {exc.strerror or exc}")
-    sys.exit(_report(q, source, as_json=as_json))
+    if examples:
+        if not q.task.examples:
+            fail(f"{visible(q.id)} has no visible examples: check it without --examples")
+        sys.exit(_report(q, source, as_json=as_json, note=_examples_note(q, shown)))
+    from drills.cli.store_access import open_store  # lazy: the history, only to record a check
+
+    store = open_store()
+    try:
+        status = _report(q, source, as_json=as_json, store=store, command="code check")
+    finally:
+        store.close()
+    sys.exit(status)
 
 
-def _report(question: Any, source: str, *, as_json: bool) -> int:
-    """Grade ``source`` and print the result; the exit code."""
+def _examples_note(question: Any, shown: str) -> str:
+    from drills.coding.grade import all_cases  # lazy: the hidden cases, only to count them
+
+    total, seen = len(all_cases(question)), len(question.task.examples)
+    return (f"Only the {seen} visible example{'' if seen == 1 else 's'} ran, not the "
+            f"{total - seen} hidden cases, and nothing was recorded. Without --examples, "
+            f"`drills code check {shown} --question {visible(question.id)}` runs all {total} "
+            "and records the attempt.")
+
+
+def _report(question: Any, source: str, *, as_json: bool = False, store: Any = None,
+            seconds: float = 0.0, command: str = "", note: str = "") -> int:
+    """Grade ``source``, record it in ``store`` (None: the examples alone, not recorded) and
+    print the result; the exit code (1 when it failed or could not be recorded)."""
     from drills.cli.quiz.code_grader import check_source  # lazy: the grader, to check a file only
-    from drills.coding.grade import case_text, outcome_of  # lazy: as above
-    from drills.grading.check import explain  # lazy: as above
+    from drills.cli.quiz.code_record import record_check  # lazy: as above
+    from drills.cli.quiz.code_report import echo_check, layout_for, style_now  # lazy: as above
+    from drills.coding.grade import outcome_of  # lazy: as above
+    from drills.safetext import json_text  # lazy: as above
+    from drills.store import StoreError  # lazy: as above
 
-    result = check_source(question, source)
+    result = check_source(question, source, examples_only=store is None)
+    style = style_now()
+    outcome = outcome_of(question, source, result, layout_for(style))
+    recorder, problem = None, ""
+    if store is not None:
+        try:
+            recorder = record_check(store, question, source, outcome, seconds, command)
+        except StoreError as exc:
+            problem = str(exc)
+    lost = bool(problem) or (recorder is not None and (recorder.failed or recorder.schedule_failed))
     if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2))
+        data = result.to_json()
+        data["recorded"] = store is not None and not problem and not recorder.failed
+        click.echo(json_text(data, indent=2))
     else:
-        outcome = outcome_of(question, "", result)
-        click.echo(explain(outcome, steps=True))
-        failed = [c for c in result.cases if not c.ok and c.error != "not run"]
-        if len(failed) > 1:
-            click.echo(f"\nOther failed cases ({len(failed) - 1}):")
-            for c in failed[1:6]:
-                click.echo("  " + visible(case_text(c)))
-            if len(failed) > 6:
-                click.echo(f"  ... and {len(failed) - 6} more (--json lists every case)")
-        if result.output.strip():
-            shown = "\n".join(visible(line) for line in result.output.strip().splitlines()[:10])
-            click.echo(f"\nYour function printed:\n{shown}")
-    return Exit.OK if result.verdict == "correct" else Exit.FAILED
+        echo_check(question, result, outcome, style, note)
+    if recorder is not None:
+        recorder.report_unsaved()
+    if problem:
+        click.echo(f"Error: the check was not recorded in the history: {problem}", err=True)
+    return Exit.FAILED if lost or result.verdict != "correct" else Exit.OK
