@@ -64,3 +64,63 @@ def test_edit_reopens_and_a_typed_function_ends_with_end(drills_home, tmp_path):
     t.expect("Session over.")
     assert t.close() == 0
     assert shutil.which("sh")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS, COLS = 24, 80
+
+
+def final_screen(t: Term) -> list[str]:
+    import pyte
+
+    screen = pyte.Screen(COLS, ROWS)
+    pyte.Stream(screen).feed(t.seen.replace("\r\n", "\n").replace("\n", "\r\n"))
+    return [line.rstrip() for line in screen.display]
+
+
+def test_a_wrong_code_check_leaves_the_verdict_and_the_slip_on_the_last_screen(drills_home):
+    """Issue 23, point 2: about 50 lines of worked case and failed cases scroll past at 80x24;
+    the last screen still says how many of the 42 cases passed and names the slip."""
+    import re
+
+    wrong = ROOT / "tests" / "coding_solutions" / "buggy" / "linear_gain.py"
+    t = Term(["code", "check", str(wrong), "--question", "coding.ndcg-at-k"], drills_home,
+             dimensions=(ROWS, COLS))
+    t.expect_eof()
+    t.child.close()
+    assert t.child.exitstatus == 1
+    assert t.seen.replace("\r", "").count("\n") > ROWS  # it did scroll
+    screen = final_screen(t)
+    text = "\n".join(screen)
+    assert re.search(r"^Wrong: \d+ of 42 cases passed\.$", text, re.M), text
+    assert "linear_gain: You used the grade itself as the gain." in text, text
+    assert "First failed case: relevance=[3, 2, 3, 0, 1, 2], k=6" in text, text
+    assert max(len(line) for line in t.seen.replace("\r", "").splitlines()) <= COLS
+
+
+def test_an_import_error_is_one_error_line_wrapped_to_the_terminal(drills_home, tmp_path):
+    missing = tmp_path / "missing.py"
+    missing.write_text("import nosuchlib_issue23\n\ndef ndcg_at_k(relevance, k):\n    return 1\n")
+    t = Term(["code", "check", str(missing), "--question", "coding.ndcg-at-k"], drills_home,
+             dimensions=(ROWS, COLS))
+    t.expect_eof()
+    lines = [line for line in t.seen.replace("\r", "").splitlines() if line.strip()]
+    assert lines[0].startswith("Error: ModuleNotFoundError: No module named 'nosuchlib_issue23'")
+    assert "standard library" in " ".join(lines)
+    assert "Wrong" not in t.seen and "worked" not in t.seen
+    assert max(len(line) for line in lines) <= COLS
+
+
+def test_code_with_no_editor_takes_the_function_typed_at_the_terminal(drills_home):
+    t = Term(["code", "coding.ndcg-at-k"], drills_home, {"EDITOR": "", "VISUAL": ""},
+             dimensions=(ROWS, COLS))
+    t.expect(":quit cancels")
+    for line in (ROOT / "tests" / "coding_solutions" / "correct" / "ndcg_at_k.py").read_text().splitlines():
+        t.send(line + "\r")
+    t.send(":end\r")
+    t.expect("Correct: all 42 cases passed.")
+    assert t.close() == 0
+    rows = json.loads(CliRunner(env={"DRILLS_HOME": str(drills_home)}).invoke(
+        cli, ["history", "export", "--format", "json"]).output)["attempts"]
+    assert [(r["question_id"], r["kind"], r["verdict"]) for r in rows] == [
+        ("coding.ndcg-at-k", "code", "correct")]
