@@ -237,3 +237,17 @@ def test_json_output_is_capped_with_a_note(mini, tmp_path):
 def test_nothing_printed_is_an_empty_output(mini, tmp_path):
     data = json.loads(run("code", "check", solution(tmp_path, GOOD), "--question", QID, "--json").output)
     assert data["output"] == "" and data["verdict"] == "correct"
+
+
+# the list, wrapped to the reader's width ----------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_list_is_wrapped_to_the_width_without_breaking_words(drills_home, columns):
+    res = CliRunner(env={"COLUMNS": str(columns)}).invoke(cli, ["code"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert max(len(line) for line in lines) < columns
+    words = " ".join(res.output.split())
+    assert "def mean_average_precision(queries: list[list[int]]) -> float:" in words
+    assert "--question ID` grades a file" in words

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from drills.cli.errors import Exit, fail
-from drills.cli.style import echo_prose
+from drills.cli.style import echo_prose, wrap_width
 from drills.packs import discover
 from drills.packs.errors import suggest
 from drills.safetext import visible
@@ -79,9 +79,17 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
     if not questions:
         click.echo("No coding questions in your packs.")
         return
-    width = max(len(q.id) for q in questions)
+    import textwrap  # lazy: only to list
+
+    width = max(len(visible(q.id)) for q in questions)
+    room = wrap_width() - 1
+    lead = width + 10 if room - (width + 10) >= 30 else 4  # a long signature hangs under itself
     for q in questions:
-        click.echo(f"{visible(q.id).ljust(width)}  {q.difficulty:<6}  {visible(q.signature or '')}")
+        signature = visible(q.signature or "").replace("def ", "def\0", 1)  # "def" stays with its name
+        line = f"{visible(q.id).ljust(width)}  {q.difficulty:<6}  {signature}"
+        click.echo("\n".join(textwrap.wrap(line, room, subsequent_indent=" " * lead,
+                                            break_long_words=False, break_on_hyphens=False)
+                             ).replace("\0", " "))
     click.echo("")
     echo_prose(f"{len(questions)} questions. `drills code ID` opens one in your editor (or lets "
                "you type it); `drills code check FILE --question ID` grades a file, and "
