@@ -12,11 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-from tests.test_packs_install import isolated, pack, run  # noqa: F401 - the autouse fixture
-
 from drills.packs import discover
 from drills.packs import install as core
 from drills.paths import packs_dir
+from tests.test_packs_install import isolated, pack, run  # noqa: F401 - the autouse fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 
