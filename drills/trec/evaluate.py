@@ -22,16 +22,17 @@ Queries: those in both files, in qid order (strcmp). A query only in the run is 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 from drills.engine.exact import LogSum, Ratio, perfect_power
 from drills.engine.metrics import binary as bm
 from drills.engine.metrics import cascade as cm
 from drills.engine.problem import MAX_LIST, ProblemError
-from drills.trec.files import Qrels, Run, TrecError, ranked, show, tied
+from drills.trec.files import Judgement, Qrels, Retrieved, Run, TrecError, ranked, show, tied
 from drills.trec.names import Measure
 
 MAX_LISTED = 10  # qids named in one note or error
@@ -158,8 +159,14 @@ def measure_query(query: QueryEvaluation, measure: Measure, threshold: int) -> V
 
 
 def _query(qid: str, qrels: Qrels, run: Run) -> QueryEvaluation:
-    judgements = qrels.queries[qid]
-    order = ranked(run.queries[qid])
+    return query_of(qid, qrels.queries[qid], run.queries[qid])
+
+
+def query_of(qid: str, judgements: Mapping[str, Judgement], retrieved: Sequence[Retrieved],
+             depth: int | None = None) -> QueryEvaluation:
+    """One query's ranking (the first ``depth`` documents: trec_eval -M) and judgements,
+    ready for ``measure_query``."""
+    order = ranked(retrieved)[:depth]
     judged = tuple(j.grade if j is not None else None
                    for j in (judgements.get(d.docno) for d in order))
     positives = tuple(sorted((j.grade for j in judgements.values() if j.grade > 0), reverse=True))
@@ -170,18 +177,28 @@ def _query(qid: str, qrels: Qrels, run: Run) -> QueryEvaluation:
 
 def select(qrels: Qrels, run: Run, query_ids: Sequence[str] = ()) -> tuple[list[str], list[str]]:
     """The qids to evaluate (in trec_eval's order) and the notes about the others."""
+    return choose(qrels.queries.keys(), qrels.source, run.queries.keys(), run.source, query_ids)
+
+
+def choose(judged: Collection[str], qrels_source: str, ranked_ids: Collection[str],
+           run_source: str, query_ids: Sequence[str] = (),
+           complete: bool = False) -> tuple[list[str], list[str]]:
+    """The qids to evaluate, in trec_eval's order, and the notes about the others: those in
+    both files (``complete``: every judged one, as trec_eval -c), or ``query_ids``."""
+    qrels = SimpleNamespace(queries=judged, source=qrels_source)
+    run = SimpleNamespace(queries=ranked_ids, source=run_source)
     both = sorted(set(run.queries) & set(qrels.queries))
-    if not both:
+    if not both and not complete:
         raise TrecError(f"no query is in both files: {run.source} ranks {_listed(sorted(run.queries))}; "
                         f"{qrels.source} judges {_listed(sorted(qrels.queries))}")
     if query_ids:
-        chosen = set(both)
+        chosen = set(qrels.queries) if complete else set(both)
         for qid in query_ids:
             if qid in chosen:
                 continue
             if qid in qrels.queries:
                 raise TrecError(f"query {show(qid)} is judged in {qrels.source} but has no "
-                                f"ranking in {run.source}")
+                                f"ranking in {run.source} (-c would score it 0)")
             if qid in run.queries:
                 raise TrecError(f"query {show(qid)} is ranked in {run.source} but has no "
                                 f"judgements in {qrels.source}; trec_eval skips it too")
@@ -194,6 +211,11 @@ def select(qrels: Qrels, run: Run, query_ids: Sequence[str] = ()) -> tuple[list[
         notes.append(f"{len(run_only)} quer{'y' if len(run_only) == 1 else 'ies'} ranked in "
                      f"{run.source} but not judged in {qrels.source}, skipped as trec_eval does: "
                      f"{_listed(run_only)}")
+    if qrels_only and complete:
+        notes.append(f"{len(qrels_only)} quer{'y' if len(qrels_only) == 1 else 'ies'} judged in "
+                     f"{qrels.source} but not ranked in {run.source}, each scoring 0 in the mean "
+                     f"(-c, as trec_eval -c): {_listed(qrels_only)}")
+        return sorted(qrels.queries), notes
     if qrels_only:
         notes.append(f"{len(qrels_only)} quer{'y' if len(qrels_only) == 1 else 'ies'} judged in "
                      f"{qrels.source} but not ranked in {run.source}, left out of the mean as "
@@ -240,22 +262,29 @@ def evaluate(qrels: Qrels, run: Run, measures: Sequence[Measure], threshold: int
 
 def _notes(qrels: Qrels, queries: Sequence[QueryEvaluation], measures: Sequence[Measure],
            threshold: int) -> list[str]:
+    empty = [q.qid for q in queries if not q.positives]
+    below = [q.qid for q in queries if q.positives and not q.relevant(threshold)]
+    return notes_for(qrels.negative, qrels.source, measures, threshold, empty, below)
+
+
+def notes_for(negative: int, source: str, measures: Sequence[Measure], threshold: int,
+              empty: Sequence[str], below: Sequence[str]) -> list[str]:
+    """The notes under an evaluation: negative grades, the threshold, queries with nothing
+    relevant (``empty``) or nothing at the threshold (``below``)."""
     notes = []
-    if qrels.negative:
-        notes.append(f"{qrels.negative:,} judgement{'s' if qrels.negative != 1 else ''} in "
-                     f"{qrels.source} with a negative grade (in the pool, unjudged, as trec_eval "
+    if negative:
+        notes.append(f"{negative:,} judgement{'s' if negative != 1 else ''} in "
+                     f"{source} with a negative grade (in the pool, unjudged, as trec_eval "
                      "reads it): never relevant, not counted in R")
     if threshold > 1 and any(m.binary for m in measures):
         graded = list(dict.fromkeys(m.family for m in measures if not m.binary))
         also = f"; {', '.join(graded)} use{'s' if len(graded) == 1 else ''} the grades" if graded else ""
         notes.append(f"binary measures count grade >= {threshold} as relevant (trec_eval -l "
                      f"{threshold}){also}")
-    empty = [q.qid for q in queries if not q.positives]
     if empty:
         notes.append(f"no relevant judged document for {_listed(empty)}: every measure is 0 "
                      "there, and the query counts in the mean (as trec_eval)")
     if threshold > 1 and any(m.binary for m in measures):
-        below = [q.qid for q in queries if q.positives and not q.relevant(threshold)]
         if below:
             notes.append(f"no judged document at grade >= {threshold} for {_listed(below)}: "
                          "the binary measures are 0 there")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -117,11 +117,16 @@ def _fields(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
 
 def parse_qrels(text: str, source: str = "qrels") -> Qrels:
     """The judgements of a qrels file (raises TrecError with ``source:line`` messages)."""
+    return qrels_of(_fields(text, source), source)
+
+
+def qrels_of(lines: Iterable[tuple[int, list[str]]], source: str = "qrels") -> Qrels:
+    """``parse_qrels`` over (line number, fields) of the lines that are not blank or comments."""
     errors = _Errors(source)
     queries: dict[str, dict[str, Judgement]] = {}
     negative = 0
     too_high: list[tuple[int, str]] = []  # (line, grade): reported once, with a count
-    for number, fields in _fields(text, source):
+    for number, fields in lines:
         if len(fields) != 4:
             errors.add(number, f"expected 4 fields (qid iter docno grade), found {len(fields)}")
             continue
@@ -156,11 +161,17 @@ def parse_qrels(text: str, source: str = "qrels") -> Qrels:
 
 def parse_run(text: str, source: str = "run") -> Run:
     """The ranked documents of a run file (raises TrecError with ``source:line`` messages)."""
+    return run_of(_fields(text, source), source)
+
+
+def run_of(lines: Iterable[tuple[int, list[str]]], source: str = "run", keep: bool = True) -> Run:
+    """``parse_run`` over (line number, fields) of the lines that are not blank or comments;
+    ``keep`` False: only check them (the documents are not kept)."""
     errors = _Errors(source)
     queries: dict[str, list[Retrieved]] = {}
     seen: dict[str, dict[str, int]] = {}  # qid -> docno -> line
     tag = ""
-    for number, fields in _fields(text, source):
+    for number, fields in lines:
         if len(fields) < 6:
             errors.add(number, f"expected 6 fields (qid Q0 docno rank score tag), found {len(fields)}")
             continue
@@ -179,7 +190,8 @@ def parse_run(text: str, source: str = "run") -> Run:
             errors.add(number, f"document {show(docno)} is ranked twice for query {show(qid)} "
                                f"(first at line {first}); trec_eval stops on duplicate docs too")
             continue
-        queries[qid].append(Retrieved(docno, score, number))
+        if keep:
+            queries[qid].append(Retrieved(docno, score, number))
     errors.check()
     if not queries:
         raise TrecError(f"{source} has no ranked documents "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +22,7 @@ from drills.engine.table import Layout
 from drills.safetext import plural, visible
 from drills.trec.evaluate import Evaluation, NdcgResult, QueryEvaluation
 from drills.trec.names import Measure
+from drills.trec.stream import Streamed
 
 DOCNO_WIDTH = 20  # a longer docno is cut in the middle in tables (not with --all)
 JSON_EXACT_LIMIT = 2000  # longer exact NDCG forms are cut in the middle in JSON (not with --all)
@@ -53,7 +55,21 @@ def trec_lines(ev: Evaluation) -> list[str]:
     return lines
 
 
-def _json_exact(result: Any, text: str, whole: bool) -> tuple[str, bool]:
+def stream_lines(ev: Streamed) -> Iterator[str]:
+    """``trec_lines`` of a streamed evaluation, one at a time: every query's measures, then
+    the means."""
+    names = [f"{m.name:<22}\t" for m in ev.measures]
+    for qid, values in ev.rows:
+        shown = visible(qid)
+        for name, value in zip(names, values, strict=True):
+            yield f"{name}{shown}\t{value:6.4f}"
+    for m in ev.measures:
+        yield trec_line(m.name, "all", ev.mean[m.name])
+
+
+def _json_exact(result: Any, text: str, whole: bool) -> tuple[str | None, bool]:
+    if result is None and not text:  # past the engine's limits: the float only
+        return None, False
     if whole or len(text) <= JSON_EXACT_LIMIT or not isinstance(result, NdcgResult):
         return text, False
     half = Layout(exact_width=JSON_EXACT_LIMIT // 2 - 8)

@@ -56,14 +56,20 @@ from drills.engine.table import NARROW_BELOW, Layout
 @click.option("-m", "--measure", "measure_names", multiple=True, metavar="MEASURE",
               help="With --qrels/--run: a trec_eval measure (map, map_cut.K, P.K, recall.K, Rprec, "
                    "recip_rank, ndcg, ndcg_cut.K, success.K, err.K, rbp.P); repeat for several.")
+@click.option("-c", "--complete_rel_info_wanted", "complete", is_flag=True,
+              help="With --qrels/--run: average over every judged query, a query the run lacks "
+                   "scoring 0 (trec_eval -c).")
+@click.option("-M", "--Max_retrieved_per_topic", "depth", type=click.IntRange(min=1), default=None,
+              metavar="N", help="With --qrels/--run: only the first N documents of each query, "
+                                "after ranking (trec_eval -M).")
 @click.option("--all", "all_rows", is_flag=True,
               help="Show every rank of a long list (default: the tables fit one screen).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every row).")
 def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | None, gain: str,
           threshold: int, denominator: str, persistence: str | None, max_grade: int | None,
           answer: str | None, tolerance: str | None, qrels: str | None, run_file: str | None,
-          query_ids: tuple[str, ...], measure_names: tuple[str, ...], all_rows: bool,
-          as_json: bool) -> None:
+          query_ids: tuple[str, ...], measure_names: tuple[str, ...], complete: bool,
+          depth: int | None, all_rows: bool, as_json: bool) -> None:
     """Solve a ranking metric for RELEVANCE, the grades in ranked order (2,1,3,0 or 2 1 3 0),
     step by step; or evaluate a TREC run against its qrels (--qrels, --run).
 
@@ -93,10 +99,11 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
             fail("--qrels and --run go together: give both files")
         from drills.cli.solve.trec import solve_files  # lazy: the TREC evaluator, for --qrels only
 
-        solve_files(qrels, run_file, query_ids, measure_names, threshold, as_json, all_rows)
+        solve_files(qrels, run_file, query_ids, measure_names, threshold, as_json, all_rows,
+                    complete, depth)
         return
-    if query_ids or measure_names:
-        fail("--query and -m/--measure go with --qrels and --run")
+    if query_ids or measure_names or complete or depth is not None:
+        fail("--query, -m/--measure, -c and -M go with --qrels and --run")
     if not relevance:
         fail("give the relevance grades in ranked order, e.g. drills solve 2,1,3,0 "
              "(or --qrels FILE --run FILE)")
