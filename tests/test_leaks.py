@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -269,7 +270,7 @@ def test_the_pack_cache_keeps_each_exact_answer_so_a_launch_computes_none(drills
     drills_home.mkdir(parents=True)
     fresh = discover().questions
     data = json.loads((drills_home / "cache" / "packs.json").read_text())
-    stored = [a for entry in data["entries"].values() for a in entry["answers"]]
+    stored = [a for sealed in data["entries"].values() for a in json.loads(sealed["text"])["answers"]]
     from drills.packs.cache import FORMAT
 
     assert any(stored) and data["version"].endswith(f"/{FORMAT}")
@@ -297,8 +298,11 @@ def test_a_damaged_cached_answer_is_computed_again(drills_home, bank_copy):
     discover()
     cache = drills_home / "cache" / "packs.json"
     data = json.loads(cache.read_text())
-    for entry in data["entries"].values():
+    for sealed in data["entries"].values():  # damaged answers, in an entry sealed anew
+        entry = json.loads(sealed["text"])
         entry["answers"] = ["NaN" if a else a for a in entry["answers"]][:-1] + ["1e999999"]
+        sealed["text"] = json.dumps(entry)
+        sealed["sum"] = f"{zlib.crc32(sealed['text'].encode()):08x}"
     cache.write_text(json.dumps(data))
     leaks._memo.clear()
     questions = discover().questions

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -95,4 +96,5 @@ def test_toolbar_shows_score_streak_and_countdown():
         ui = Interactive(session, Output(Style()), input=pipe, output=DummyOutput(),
                          history=InMemoryHistory())
         bar = "".join(text for _, text in ui.toolbar().__pt_formatted_text__())
-    assert "Q 2/2" in bar and "score 1/1" in bar and "streak 1" in bar and "1:30 left" in bar
+    assert "Q 2/2" in bar and "score 1/1" in bar and "streak 1" in bar
+    assert re.search(r"1:(30|29|28) left", bar), bar  # a loaded machine may take a second or two
