@@ -277,7 +277,34 @@ def test_every_decimal_in_the_pack_is_checked_here():
         for o in q.get("options", []):
             texts += [o["text"], o.get("explanation", "")]
     found = {m.group() for t in texts for m in re.finditer(r"(?<![\w.])\d+\.\d+", t)}
-    assert found <= {"0.00001", "0.3", "8.0", "9.0", "10.0"}, found  # a constant and version numbers
+    hole_filling = {f"{float(v):.3f}" for v in hole_filling_maps()}  # ij-hole-filling, derived below
+    assert found <= {"0.00001", "0.3", "8.0", "9.0", "10.0", "0.5"} | hole_filling, found
+    # a constant and version numbers (pytrec_eval 0.5)
+
+
+def ap_of(ranked, relevant):
+    """AP by hand: precision at each relevant rank, summed over R."""
+    hits, total = 0, F(0)
+    for i, doc in enumerate(ranked, start=1):
+        if doc in relevant:
+            hits += 1
+            total += F(hits, i)
+    return total / len(relevant)
+
+
+def hole_filling_maps():
+    """ij-hole-filling's example: AP of [u1, u2, r1] and [r2, x, y] before and after u1, u2 are judged
+    relevant (qrels r1, r2, r3 relevant): the first rises, the second falls."""
+    before, after = {"r1", "r2", "r3"}, {"r1", "r2", "r3", "u1", "u2"}
+    return [ap_of(run, rel) for run in (["u1", "u2", "r1"], ["r2", "x", "y"]) for rel in (before, after)]
+
+
+def test_hole_filling_can_raise_a_run():
+    up_before, up_after, down_before, down_after = hole_filling_maps()
+    assert (up_before, up_after, down_before, down_after) == (F(1, 9), F(3, 5), F(1, 3), F(1, 5))
+    text = next(q for q in RAW["questions"] if q["id"] == "ij-hole-filling")["explanation"]
+    assert "0.111 to 0.600" in text and "0.333 to 0.200" in text
+
 
 
 # ------------------------------------------------------------------ pytrec_eval (trec_eval 9.0.8)

@@ -188,7 +188,8 @@ STATED: dict[str, dict[str, float | F]] = {
                              "0.3775": sigmoid(0.2 - 0.7)},  # P_ij, the slip
     "ltr-pair-lambda": {"0.3049": PAIR_DELTA, "1/2": F(1, 2)},
     "ltr-lambda-of-a-document": {"0.3": 0.3, "0.2": 0.2, "0.25": (0.3 + 0.2) / 2},
-    "ltr-pair-hessian": {"0.5": 0.5, "0.2689": sigmoid(-1.0),
+    "ltr-pair-hessian": {"0.5": 0.5, "0.2689": sigmoid(-1.0), "0.01": 0.01,  # lambdarank_norm's
+                         "1.01": 0.01 + 1.0,  # 0.01 + |s_i - s_j| (rank_objective.hpp)
                          "0.1966": sigmoid(-1.0) * (1 - sigmoid(-1.0)),
                          "1/4": F(1, 2) * F(1, 2)},  # rho (1 - rho) at equal scores
     "ltr-newton-leaf": {"0.3": sum(LEAF_H), "0.1": 0.1, "0.2": LEAF_L2, "0.15": 0.15,
@@ -198,7 +199,9 @@ STATED: dict[str, dict[str, float | F]] = {
     "ltr-listnet-loss": {"0.5822": _ENTROPY},
     "ltr-lightgbm-lambdarank-norm": {"0.01": 0.01},  # rank_objective.hpp: 0.01f + |delta score|
     "ltr-xgboost-pairs": {"2.0": 2.0},  # a version number
-    "ltr-sigma": {"1.0": 1.0},  # LightGBM's sigmoid default, run below
+    "ltr-sigma": {"1.0": 1.0, "0.01": 0.01},  # LightGBM's sigmoid default, run below; norm's 0.01
+    "ltr-xgboost-objectives": {"2.0": 2.0},  # a version number
+
 }
 DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+)(?![\w]|\.\d)")
 

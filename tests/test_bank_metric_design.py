@@ -92,6 +92,28 @@ DERIVED: dict[str, list[float | F]] = {
     "mdesign-err-two-excellent": [F(15, 16), F(1, 16), err(ERR_GRADES, 2, 4) - err(ERR_GRADES, 1, 4)],
 }
 
+
+def auc(labels, scores) -> F:
+    """ROC AUC by pair counting: a tie counts one half."""
+    pos = [s for y, s in zip(labels, scores, strict=True) if y]
+    neg = [s for y, s in zip(labels, scores, strict=True) if not y]
+    wins = sum(F(1) if p > n else F(1, 2) if p == n else F(0) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+# mdesign-ads-calibration: six predictions; round(p, 1) is monotone but not strictly, and its ties move AUC
+AUC_Y, AUC_P = [0, 0, 1, 0, 1, 1], [F(12, 100), F(31, 100), F(34, 100), F(52, 100), F(58, 100), F(91, 100)]
+AUC_ROUNDED = [F(round(p * 10), 10) for p in AUC_P]
+DERIVED["mdesign-ads-calibration"] = [auc(AUC_Y, AUC_P), auc(AUC_Y, AUC_ROUNDED)]
+
+
+def test_auc_of_a_monotone_but_not_strict_transform():
+    assert auc(AUC_Y, AUC_P) == auc(AUC_Y, [p * p for p in AUC_P]) == F(8, 9)
+    assert auc(AUC_Y, AUC_ROUNDED) == F(5, 6)
+    sklearn = pytest.importorskip("sklearn.metrics")
+    assert sklearn.roc_auc_score(AUC_Y, [float(p) for p in AUC_ROUNDED]) == pytest.approx(5 / 6)
+
+
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 FRACTION = re.compile(r"(?<![\w./])(\d+)/(\d+)(?![\w/(])")
 

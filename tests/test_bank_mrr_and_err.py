@@ -135,6 +135,10 @@ def _values_rbp_binary():
 def _values_rbp_graded():
     g, p = [3, 0, 1, 2], F(4, 5)
     return {"answer": rbp(g, p, 3), "p": p, "r1": F(1, 3), "r2": F(2, 3),
+            "top_judged_2": rbp([2, 0, 1, 2], p, 2),  # trec_eval 10 rescales by the query's grades
+            "trec_eval_version": F(10),
+
+
             **{f"w{i}": (1 - p) * p ** i for i in range(4)}, "residual": p ** 4}
 
 
