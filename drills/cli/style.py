@@ -125,11 +125,55 @@ def echo_prose(text: str, err: bool = False) -> None:
     click.echo(Style(width=width).wrap(text), err=err)
 
 
-def echo_paged(text: str, color: bool | None = None) -> None:
-    """Print ``text``; on a terminal, through the pager when it is taller than the screen."""
+def report_width(fixed: int) -> int:
+    """A report drawn to ``fixed`` columns (its documented width), narrower on a narrower
+    terminal."""
+    return min(fixed, display_width()) if sys.stdout.isatty() else fixed
+
+
+def fill(parts: list[tuple[str, tuple[str, ...]]], width: int, paint: Paint = plain,
+         hang: int = 4) -> list[str]:
+    """One line of text in painted ``parts`` (text, colour names), wrapped to ``width``
+    columns: continuation lines indented by ``hang``, never a word broken; the colours are
+    put on after wrapping, so they never count towards the width."""
+    text = "".join(part for part, _ in parts)
+    spans, at = [], 0
+    for part, names in parts:
+        spans.append((at, at + len(part), names))
+        at += len(part)
+    import textwrap  # lazy: only a report that is drawn needs it
+
+    lines = textwrap.wrap(text, max(20, width - 1), subsequent_indent=" " * hang,
+                          break_long_words=False, break_on_hyphens=False) or [text]
+    out, cursor = [], 0
+    for i, line in enumerate(lines):
+        body = line if i == 0 else line[hang:]
+        start = text.find(body, cursor)
+        if start < 0:  # not a piece of the text (tabs expanded): shown unpainted
+            out.append(line)
+            continue
+        cursor = start + len(body)
+        pieces = [paint(text[max(a, start):min(b, cursor)], *names)
+                  for a, b, names in spans if a < cursor and b > start]
+        out.append(line[: len(line) - len(body)] + "".join(pieces))
+    return out
+
+
+def taller_than_screen(text: str) -> bool:
+    """On a terminal, would ``text`` scroll its first lines away?"""
+    return sys.stdout.isatty() and text.count("\n") + 1 >= screen_rows() - 1
+
+
+def echo_paged(text: str, color: bool | None = None, last: str | None = None) -> None:
+    """Print ``text``; on a terminal, through the pager when it is taller than the screen.
+    When it is taller and no pager could show it, ``last`` (the headline) is said again at
+    the end, so the final screen holds it."""
     if sys.stdout.isatty():
         from drills.tui import pager  # lazy: subprocess, needed only on a terminal
 
         if pager.make_pager(pager.terminal_rows)(text):
             return
     click.echo(text, color=color)
+    if last and taller_than_screen(text):
+        click.echo("", color=color)
+        click.echo(last, color=color)

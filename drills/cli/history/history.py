@@ -14,8 +14,9 @@ import click
 
 from drills import config as cfg
 from drills.cli.errors import Exit, fail
-from drills.cli.history.show import list_lines, report_text
+from drills.cli.history.show import headline, list_lines, report_text
 from drills.cli.store_access import history_store
+from drills.cli.style import wrap_width
 from drills.display import Style, display_width, use_color
 from drills.safetext import json_text, plural, shorten, visible
 from drills.store import Store, history_export
@@ -148,13 +149,14 @@ def show_cmd(session_id: int) -> None:
     """Show one session's report card again.
 
     Score, score by topic, time per question, wrong formulas, what to review next, and
-    every answer with its verdict; paged on a terminal when taller than it.
+    every answer with its verdict; paged on a terminal when taller than it (with no pager,
+    the title and score are said again last).
     """
     with history_store(readonly=True) as store:
         report = session_report(store, session_id)
     if report is None:
         fail(f"no session {session_id} in the history; `drills history list` shows the sessions")
-    style = _style()
+    style = Style(use_color(sys.stdout), wrap_width())  # the terminal's width; a pipe's unwrapped
     text = report_text(report, style)
     if _on_terminal():
         from drills.tui import pager  # lazy: subprocess, needed only on a terminal
@@ -162,6 +164,9 @@ def show_cmd(session_id: int) -> None:
         if pager.make_pager(pager.terminal_rows)(text):
             return
     click.echo(text, color=style.color)
+    if _on_terminal() and text.count("\n") + 1 >= pager.terminal_rows() - 1:  # no pager: scrolled
+        click.echo("")
+        click.echo("\n".join(headline(report, style)), color=style.color)
 
 
 def _style() -> Any:

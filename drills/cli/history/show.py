@@ -3,14 +3,15 @@ and one session's report card again (the mock report's sections, then every answ
 
 Everything from the history is shown through ``visible``/``shorten``; colour only when
 ``Style.color`` says so (``drills.display.use_color``). A scenario's step is listed under
-``<scenario id>#<step>``, the id its step question has in the pack.
+``<scenario id>#<step>``, the id its step question has in the pack. Every line is wrapped
+to ``Style.width`` (the terminal's, at most 100; unwrapped on a pipe), never a word broken.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from drills.cli.style import slip_titles
+from drills.cli.style import fill, slip_titles
 from drills.display import Style, clock_text
 from drills.model import counted_slips
 from drills.safetext import shorten, visible
@@ -84,22 +85,32 @@ def _limit(options: dict[str, Any]) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _head(s: dict[str, Any], style: Style) -> list[str]:
+def _say(text: str, style: Style, *names: str, hang: int = 2) -> list[str]:
+    """One line of the report wrapped to the style's width, painted ``names``."""
+    return fill([(text, names)], style.width, style.paint, hang)
+
+
+def headline(s: dict[str, Any], style: Style) -> list[str]:
+    """The session's title and its score: the report's first lines, said again last when a
+    report printed without a pager scrolled them away."""
     title = f"Session {s['id']} · {visible(str(s['mode']))} · {local_time(s['started_at'])}"
     seed = _seed(s)
-    lines = [style.paint(title + (f" · seed {seed}" if seed != "-" else ""), "bold", "cyan")]
-    answers = s["answers"]
-    secs = sum(_seconds(a) for a in answers)
-    lines.append(f"Score: {s['correct']}/{s['answered']} correct{_counts(answers)}; "
-                 f"{clock_text(secs)} answering.")
+    lines = _say(title + (f" · seed {seed}" if seed != "-" else ""), style, "bold", "cyan")
+    secs = sum(_seconds(a) for a in s["answers"])
+    return lines + _say(f"Score: {s['correct']}/{s['answered']} correct{_counts(s['answers'])}; "
+                        f"{clock_text(secs)} answering.", style)
+
+
+def _head(s: dict[str, Any], style: Style) -> list[str]:
+    lines = headline(s, style)
     planned = s["options"].get("count")
     if s["recovered"]:
-        lines.append("Recovered from a damaged history: the session's own record was lost.")
+        lines += _say("Recovered from a damaged history: the session's own record was lost.", style)
     elif s["ended_at"] is None:
-        lines.append("Not ended: drills stopped before its summary (or it is still running).")
+        lines += _say("Not ended: drills stopped before its summary (or it is still running).", style)
     elif s["quit_early"] and isinstance(planned, int) and planned > s.get("items", s["answered"]):
-        lines.append(f"Ended early: answered {s.get('items', s['answered'])} of {planned} "
-                     "questions.")
+        lines += _say(f"Ended early: answered {s.get('items', s['answered'])} of {planned} "
+                      "questions.", style)
     return lines
 
 
@@ -122,7 +133,7 @@ def _slips(answers: list[dict[str, Any]], style: Style) -> list[str]:
         lines += ["", style.paint(heading, "bold")]
         for mid, n in sorted(found.items(), key=lambda kv: (-kv[1], kv[0])):
             title = titles.get(mid) if found is hits[0] else None
-            lines.append(f"  {visible(mid)} x{n}" + (f": {title}" if title else ""))
+            lines += _say(f"  {visible(mid)} x{n}" + (f": {title}" if title else ""), style, hang=4)
     return lines
 
 
@@ -134,24 +145,26 @@ def _answer(i: int, a: dict[str, Any], style: Style) -> list[str]:
     where = ", ".join(visible(str(x)) for x in (a["topic"], a["difficulty"]) if x)
     label = step_label(a) or str(a["question_id"])
     head = f"  {i:>2}. {visible(label)} ({where}): "
-    lines = [head + style.paint(visible(verdict) + grade, MISS_COLORS.get(verdict, "red"))]
+    lines = fill([(head, ()), (visible(verdict) + grade, (MISS_COLORS.get(verdict, "red"),))],
+                 style.width, style.paint, hang=6)
     given = str(a["given"] or "").strip()
     shown = shorten(given.splitlines()[0], GIVEN_WIDTH) if given else "(nothing)"
     if len(given.splitlines()) > 1 and not shown.endswith("..."):
         shown += " ..."
-    lines.append(f"      you answered: {shown}")
+    lines += _say(f"      you answered: {shown}", style, hang=8)
     expected = str(a["expected"] or "").strip()
     if expected and (a["kind"] != "concept" or verdict != "correct"):
         answer = shorten(expected.splitlines()[0], GIVEN_WIDTH)
         if isinstance(a["expected_value"], (int, float)) and expected != f"{a['expected_value']:.6g}":
             answer += f" = {a['expected_value']:.6g}"
         label = "model answer" if a["kind"] == "concept" else "the answer"
-        lines.append(f"      {label}: {answer}")
+        lines += _say(f"      {label}: {answer}", style, hang=8)
     if verdict == "consistent":
-        lines.append("      right from your own earlier numbers: the slip was in an earlier step")
+        lines += _say("      right from your own earlier numbers: the slip was in an earlier step",
+                      style, hang=6)
     if a["misconceptions"]:
         label = "wrong beliefs" if a["kind"] == "concept" else "diagnosis"
-        lines.append(f"      {label}: {visible(', '.join(a['misconceptions']))}")
+        lines += _say(f"      {label}: {visible(', '.join(a['misconceptions']))}", style, hang=8)
     return lines
 
 
@@ -160,7 +173,7 @@ def report_text(s: dict[str, Any], style: Style) -> str:
     answers = s["answers"]
     lines = _head(s, style)
     if not answers:
-        lines.append("No question was answered in this session.")
+        lines += _say("No question was answered in this session.", style)
         return "\n".join(lines)
     topics: dict[str, list[int]] = {}
     for a in answers:
@@ -168,7 +181,8 @@ def report_text(s: dict[str, Any], style: Style) -> str:
         t[0] += is_right(a["verdict"])
         t[1] += 1
     lines += ["", style.paint("Score by topic", "bold")]
-    lines += [visible(f"  {topic:<22} {right}/{n}") for topic, (right, n) in sorted(topics.items())]
+    for topic, (right, n) in sorted(topics.items()):
+        lines += _say(visible(f"  {topic:<22} {right}/{n}"), style, hang=4)
     limit = _limit(s["options"])
     lines += ["", style.paint("Time per question", "bold")]
     for i, a in enumerate(answers, start=1):
@@ -176,11 +190,12 @@ def report_text(s: dict[str, Any], style: Style) -> str:
         # a scenario's steps share its time (the per-question limit times its steps): no limit per step
         of = f" of {clock_text(limit)}" if limit and step is None else ""
         where = f"  (scenario step {step})" if step is not None else ""
-        lines.append(visible(f"  {i:>2}. {str(a['topic']):<22} "
-                             f"{clock_text(_seconds(a)):>5}{of}  {a['verdict']}{where}"))
+        lines += _say(visible(f"  {i:>2}. {str(a['topic']):<22} "
+                              f"{clock_text(_seconds(a)):>5}{of}  {a['verdict']}{where}"), style, hang=6)
     lines += _slips(answers, style)
     lines += ["", style.paint("What to review next", "bold")]
-    lines += [visible(f"  - {item}") for item in s["review"]] or ["  - nothing missed"]
+    for item in s["review"] or ["nothing missed"]:
+        lines += _say(visible(f"  - {item}"), style, hang=4)
     lines += ["", style.paint("Answers", "bold")]
     for i, a in enumerate(answers, start=1):
         lines += _answer(i, a, style)

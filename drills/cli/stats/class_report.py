@@ -17,13 +17,15 @@ import click
 
 from drills import display
 from drills.cli.errors import fail
-from drills.cli.stats.report import render
+from drills.cli.stats.report import REPORT_WIDTH, headline, render
 from drills.cli.style import (
     Paint,
     accuracy_color,
     echo_paged,
+    fill,
     painter,
     pct,
+    report_width,
     slip_titles,
     table,
     unicode_ok,
@@ -58,11 +60,14 @@ def report_from(sources: list[str], by: str | None, as_json: bool) -> None:
     paint, unicode = painter(color), unicode_ok()
     if by == "learner":
         text = class_text(data, _width(), unicode, paint)
+        last = text.split("\n", 1)[0]  # the class's totals
     else:
         who = ", ".join(visible(name) for name in data["learners"])
-        head = f"From {plural(len(data['files']), 'export')} ({shorten(who, 60)}):"
-        text = head + "\n" + render(data, unicode=unicode, now=now, paint=paint)
-    echo_paged(text, color=color)
+        width = report_width(REPORT_WIDTH)
+        head = fill([(f"From {plural(len(data['files']), 'export')} ({shorten(who, 60)}):", ())], width)
+        text = "\n".join(head) + "\n" + render(data, unicode=unicode, now=now, paint=paint, width=width)
+        last = "\n".join(headline(data, width, paint))
+    echo_paged(text, color=color, last=last)
 
 
 def _width() -> int:

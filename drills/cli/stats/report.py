@@ -6,13 +6,13 @@ May import cli.style and safetext; the commands import it.
 
 from __future__ import annotations
 
-import textwrap
 from datetime import datetime
 from typing import Any
 
 from drills.cli.style import (
     Paint,
     accuracy_color,
+    fill,
     human_when,
     plain,
     slip_titles,
@@ -26,6 +26,7 @@ ACTIVITY_SPARKS = "▁▂▃▄▅▆▇█"
 ACTIVITY_ASCII = ":-=+*#%@"
 TOP = 5  # the most frequent wrong formulas, and wrong beliefs, listed
 REPORT_WIDTH = 60  # the text report fits this (a topic name over LABEL_WIDTH widens its row)
+# and a narrower terminal: its prose is wrapped to the width, never a word broken
 
 
 def sparkline(values: list[float], unicode: bool = True) -> str:
@@ -55,28 +56,37 @@ def _consistent(data: dict[str, Any]) -> str:
     return f", {n:,} of them consistent" if n else ""
 
 
-def _to_practise(what: str, item: dict[str, Any]) -> list[str]:
+def _to_practise(what: str, item: dict[str, Any], width: int) -> list[str]:
     """``  - avoid <slip> (3x, in ndcg, err)``, wrapped to the report's width."""
     where = visible(", ".join(item["topics"][:3]))
     line = f"  - {what} ({item['count']}x" + (f", in {where})" if where else ")")
-    return textwrap.wrap(line, REPORT_WIDTH, subsequent_indent="    ",
-                         break_on_hyphens=False) or [line]
+    return fill([(line, ())], width)
+
+
+def headline(data: dict[str, Any], width: int = REPORT_WIDTH, paint: Paint = plain) -> list[str]:
+    """``11 answers in 3 sessions: 7 correct (64%)``: the report's first line, the one said
+    again last when the report scrolled it away."""
+    s = "" if data["sessions"] == 1 else "s"
+    a = "" if data["attempts"] == 1 else "s"
+    return fill([(f"{data['attempts']:,} answer{a} in {data['sessions']:,} session{s}: ", ("bold",)),
+                 (f"{data['correct']:,} correct ", ()),
+                 (f"({round(100 * data['accuracy'])}%)", (accuracy_color(data["accuracy"]),)),
+                 (_consistent(data), ())], width, paint, hang=2)
 
 
 def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = None,
-           paint: Paint = plain) -> str:
-    """The text report for a non-empty history; ``paint`` colours it (see ``painter``)."""
-    s = "" if data["sessions"] == 1 else "s"
-    a = "" if data["attempts"] == 1 else "s"
-    lines = [paint(f"{data['attempts']:,} answer{a} in {data['sessions']:,} session{s}: ", "bold")
-             + f"{data['correct']:,} correct "
-             + paint(f"({round(100 * data['accuracy'])}%)", accuracy_color(data["accuracy"]))
-             + _consistent(data)]
+           paint: Paint = plain, width: int = REPORT_WIDTH) -> str:
+    """The text report for a non-empty history, its prose wrapped to ``width``; ``paint``
+    colours it (see ``painter``)."""
+    def say(text: str, *names: str, hang: int = 2) -> list[str]:
+        return fill([(text, names)], width, paint, hang)
+
+    lines = headline(data, width, paint)
     if data["mean_seconds"] is not None:
         lines.append(f"Average time per answer: {data['mean_seconds']:.1f} s")
     streak = data["streak"]
     d = "" if streak["days"] == 1 else "s"
-    lines.append(f"Streak: {streak['days']} day{d} of practice in a row; "
+    lines += say(f"Streak: {streak['days']} day{d} of practice in a row; "
                  f"{streak['correct']} correct answer{'' if streak['correct'] == 1 else 's'} "
                  "in a row")
     lines.append("")
@@ -88,46 +98,53 @@ def render(data: dict[str, Any], unicode: bool = True, now: datetime | None = No
         lines += table("Accuracy by difficulty", data["by_difficulty"], unicode, paint, ordered=True)
         if data.get("no_difficulty"):
             n = data["no_difficulty"]
-            lines.append(f"  ({n:,} earlier answer{' has' if n == 1 else 's have'} "
-                         "no difficulty recorded)")
+            lines += say(f"  ({n:,} earlier answer{' has' if n == 1 else 's have'} "
+                         "no difficulty recorded)", hang=3)
     trend = data["trend"]
     if trend:
         values = [t["accuracy"] for t in trend]
-        lines += ["", paint(f"Accuracy per session, last {len(trend)} "
-                            f"session{'' if len(trend) == 1 else 's'} (oldest first):", "bold"),
+        lines += ["", *say(f"Accuracy per session, last {len(trend)} "
+                           f"session{'' if len(trend) == 1 else 's'} (oldest first):", "bold"),
                   f"  {sparkline(values, unicode)}  {round(100 * values[0])}% -> "
                   + paint(f"{round(100 * values[-1])}%", accuracy_color(values[-1]))]
     if data.get("activity"):
-        lines += ["", paint(f"Activity, last {len(data['activity'])} days "
-                            "(one mark a day, today last):", "bold"),
-                  f"  {activity_line(data['activity'], unicode)}"]
+        lines += ["", *say(f"Activity, last {len(data['activity'])} days "
+                           "(one mark a day, today last):", "bold"),
+                  *say(f"  {activity_line(data['activity'], unicode)}", hang=4)]
     titles = slip_titles()
     if data["misconceptions"]:
         lines += ["", paint("Top wrong formulas", "bold")]
         for m, n in list(data["misconceptions"].items())[:TOP]:
             title = titles.get(m)
-            lines.append(f"  {n:>5}x  {visible(m)}" + (f": {title}" if title else ""))
+            lines += say(f"  {n:>5}x  {visible(m)}" + (f": {title}" if title else ""), hang=10)
     if data.get("wrong_beliefs"):
         lines += ["", paint("Top wrong beliefs", "bold")]
-        lines += [f"  {n:>5}x  {visible(m)}" for m, n in list(data["wrong_beliefs"].items())[:TOP]]
+        for m, n in list(data["wrong_beliefs"].items())[:TOP]:
+            lines += say(f"  {n:>5}x  {visible(m)}", hang=10)
     nxt = data["practise_next"]
     beliefs = nxt.get("wrong_beliefs", [])
     if nxt["topics"] or nxt["misconceptions"] or beliefs:
         lines += ["", paint("Practise next", "bold")]
         for t in nxt["topics"][:3]:
-            lines.append(f"  - {visible(t['topic'])}: {round(100 * t['accuracy'])}% correct in "
-                         f"{t['attempts']} recent answer{'' if t['attempts'] == 1 else 's'}")
+            lines += say(f"  - {visible(t['topic'])}: {round(100 * t['accuracy'])}% correct in "
+                         f"{t['attempts']} recent answer{'' if t['attempts'] == 1 else 's'}", hang=4)
         for m in nxt["misconceptions"][:3]:
-            lines += _to_practise("avoid " + titles.get(m["id"], visible(m["id"])), m)
+            lines += _to_practise("avoid " + titles.get(m["id"], visible(m["id"])), m, width)
         for m in beliefs[:3]:
-            lines += _to_practise(f"rethink the belief {visible(m['id'])}", m)
+            lines += _to_practise(f"rethink the belief {visible(m['id'])}", m, width)
     rv = data.get("review") or {"cards": 0}  # stats --from has none: schedules are per machine
     if rv["cards"]:
         lines.append("")
-        if rv["due"]:
-            lines.append(f"Review: {rv['due']} item{'' if rv['due'] == 1 else 's'} due now: "
-                         "run `drills review`")
+        apart = [f"{n} more {what}" for n, what in (
+            (rv.get("due_no_longer_in_a_pack", 0), "no longer in any pack"),
+            (rv.get("due_imported_not_here", 0), "from imported history, in no pack here")) if n]
+        if rv["due"]:  # due as `drills review` counts it; what no pack asks is named apart
+            lines += say(f"Review: {rv['due']} item{'' if rv['due'] == 1 else 's'} due now: "
+                         "run `drills review`" + (f" ({'; '.join(apart)}, skipped)" if apart else ""))
+        elif apart:
+            lines += say(f"Review: nothing due in your packs ({'; '.join(apart)}, skipped; "
+                         "`drills review --list` shows them)")
         elif rv["next_due"]:
             when = datetime.fromisoformat(rv["next_due"])
-            lines.append(f"Review: nothing due; next {human_when(when, now)}")
+            lines += say(f"Review: nothing due; next {human_when(when, now)}")
     return "\n".join(lines)

@@ -11,10 +11,11 @@ from datetime import datetime, timezone
 
 import click
 
+from drills.cli.due_now import stats_review
 from drills.cli.errors import fail
-from drills.cli.stats.report import render
+from drills.cli.stats.report import REPORT_WIDTH, headline, render
 from drills.cli.store_access import history_store
-from drills.cli.style import echo_paged, painter, unicode_ok
+from drills.cli.style import echo_paged, painter, report_width, unicode_ok
 from drills.display import use_color
 from drills.safetext import json_text
 from drills.store.progress import stats as compute
@@ -46,6 +47,8 @@ def stats(as_json: bool, sources: tuple[str, ...], by: str | None) -> None:
     now = datetime.now(timezone.utc)
     with history_store(readonly=True) as store:
         data = compute(store, now)
+        # due as `drills review` and the end of a review count it (drills.cli.due_now)
+        data["review"] = stats_review(store, now, data["review"]["cards"])
     if as_json:
         click.echo(json_text(data, indent=2, sort_keys=True))
         return
@@ -54,4 +57,6 @@ def stats(as_json: bool, sources: tuple[str, ...], by: str | None) -> None:
                    "your progress will show up here.")
         return
     color = use_color(sys.stdout)  # click.echo would strip the codes off a pipe unless told
-    echo_paged(render(data, unicode=unicode_ok(), now=now, paint=painter(color)), color=color)
+    paint, width = painter(color), report_width(REPORT_WIDTH)
+    echo_paged(render(data, unicode=unicode_ok(), now=now, paint=paint, width=width), color=color,
+               last="\n".join(headline(data, width, paint)))
