@@ -263,6 +263,13 @@ def test_qrels_fast_path_refuses_what_parse_qrels_refuses():
             parse_qrels(text, "q")
 
 
+def test_a_huge_negative_grade_is_unjudged_as_parse_qrels_reads_it():
+    text = "1 0 a -99999999999\n1 0 b 1\n"
+    assert parse_qrels(text, "q").negative == 1
+    judged = read_qrels(source(text), "q")
+    assert judged.negative == 1 and judged.judgements("1") == {"a": -(10**9), "b": 1}
+
+
 def test_a_big_file_is_read_and_a_bom_crlf_and_comments_are_taken(tmp_path):
     (tmp_path / "q").write_bytes(b"\xef\xbb\xbf1 0 a 1\r\n# c\r\n\r\n1 0 b 2\r\n")
     (tmp_path / "r").write_bytes(b"\xef\xbb\xbf# a comment with six fields a b c d e\r\n"

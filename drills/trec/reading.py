@@ -120,8 +120,10 @@ def read_qrels(source: Source, name: str) -> CompactQrels:
             values = list(map(int, grades))
         except ValueError:
             raise Invalid from None
-        if max(values) > MAX_RELEVANCE or min(values) < -(10**9):
+        if max(values) > MAX_RELEVANCE:
             raise Invalid
+        if min(values) < -(10**9):  # files.parse_qrels' clamp: the grade only says "unjudged"
+            values = [max(g, -(10**9)) for g in values]
         qrels.negative += sum(1 for g in values if g < 0)
         if cur in store:  # the query's lines are not together: merge
             before, old = store[cur]
