@@ -163,7 +163,7 @@ def solve_files(qrels: str, run_file: str, query_ids: tuple[str, ...],
     else:
         _echo_lines(stream_lines(ev))
     for note in ev.notes:
-        click.echo(f"note: {note}", err=True)
+        echo_prose(f"note: {note}", err=True)
 
 
 def _echo_lines(lines: Iterator[str], batch: int = 4096) -> None:
