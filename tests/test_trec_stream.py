@@ -125,6 +125,36 @@ def test_depth_keeps_the_first_n_after_ranking(pair, depth):
             assert ours.exact[qid].values[m.name].exact == q.values[m.name].exact
 
 
+@settings(max_examples=40, deadline=None)
+@given(files())
+def test_complete_is_the_exact_engine_with_zeros_for_the_queries_the_run_lacks(pair):
+    qrels, run = pair
+    judged = parse_qrels(qrels, "q")
+    try:
+        exact = evaluate(judged, parse_run(run, "r"), parse_measures(NAMES))
+    except Exception:
+        return
+    ours = streamed(qrels, run, complete=True)
+    assert [qid for qid, _ in ours.rows] == sorted(judged.queries)
+    by_qid = {q.qid: q for q in exact.queries}
+    for qid, values in ours.rows:
+        want = [by_qid[qid].values[m.name].value if qid in by_qid else 0.0 for m in ours.measures]
+        assert list(values) == pytest.approx(want, rel=1e-9, abs=1e-12), qid
+    for m in ours.measures:
+        total = math.fsum(q.values[m.name].value for q in exact.queries)
+        assert ours.mean[m.name] == pytest.approx(total / len(judged.queries), rel=1e-9, abs=1e-12)
+
+
+def test_the_collector_is_back_on_after_the_command(tmp_path):
+    import gc
+
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1 t\n")
+    assert gc.isenabled()
+    CliRunner().invoke(cli, ["solve", "--qrels", str(tmp_path / "q"), "--run", str(tmp_path / "r")])
+    assert gc.isenabled()
+
+
 def test_complete_scores_a_judged_query_the_run_lacks_as_zero():
     qrels = "1 0 a 1\n2 0 b 1\n3 0 c 1\n"
     run = "1 Q0 a 1 5 t\n3 Q0 x 1 5 t\n3 Q0 c 2 4 t\n9 Q0 z 1 1 t\n"
@@ -300,4 +330,3 @@ def test_no_size_limit_by_default():
     from drills.cli.solve import trec as solve_trec
 
     assert solve_trec.MAX_BYTES is None
-    assert not math.isnan(0.0)

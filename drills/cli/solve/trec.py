@@ -126,29 +126,14 @@ def _progress(path: str) -> _Progress | None:
 def solve_files(qrels: str, run_file: str, query_ids: tuple[str, ...],
                 measure_names: tuple[str, ...], threshold: int, as_json: bool,
                 all_rows: bool, complete: bool = False, depth: int | None = None) -> None:
+    enabled = gc.isenabled()
     gc.disable()  # millions of short-lived strings, no cycles: the collector only costs time
     try:
-        measures = parse_measures(measure_names or DEFAULT)
-        judged_source, run_source = open_source(qrels, "--qrels"), open_source(run_file, "--run")
-        try:
-            judged = read_qrels(judged_source, qrels)
-        except Invalid:
-            qrels_of(numbered(judged_source, qrels), qrels)  # names the bad lines
-            raise TrecError(f"{qrels}: cannot be read as qrels") from None
-        one = len(query_ids) == 1
-        wanted = set(query_ids) if (as_json or one) else set()
-        exact_for = (lambda qid: True) if as_json and not query_ids else wanted.__contains__
-        try:
-            ev = evaluate_stream(judged, run_source, run_file, measures, threshold, query_ids,
-                                 complete, depth, exact_for, _progress(run_file))
-        except Invalid:
-            run_of(numbered(run_source, run_file), run_file, keep=False)
-            raise TrecError(f"{run_file}: cannot be read as a run") from None
-        if len(ev.rows) == 1 and not as_json and ev.rows[0][0] not in ev.exact:
-            ev = evaluate_stream(judged, run_source, run_file, measures, threshold,
-                                 (ev.rows[0][0],), complete, depth, lambda qid: True)
-    except TrecError as exc:
-        _fail(exc.lines)
+        ev = _evaluate(qrels, run_file, query_ids, measure_names, threshold, as_json, complete,
+                       depth)
+    finally:
+        if enabled:
+            gc.enable()
     if as_json:
         past = [qid for qid, q in ev.exact.items() if q is None]
         if past:
@@ -164,6 +149,36 @@ def solve_files(qrels: str, run_file: str, query_ids: tuple[str, ...],
         _echo_lines(stream_lines(ev))
     for note in ev.notes:
         echo_prose(f"note: {note}", err=True)
+
+
+def _evaluate(qrels: str, run_file: str, query_ids: tuple[str, ...],
+              measure_names: tuple[str, ...], threshold: int, as_json: bool, complete: bool,
+              depth: int | None) -> Streamed:
+    """The files evaluated (exact forms for --json's queries and a worked query), or exit 2
+    with one line per error."""
+    try:
+        measures = parse_measures(measure_names or DEFAULT)
+        judged_source, run_source = open_source(qrels, "--qrels"), open_source(run_file, "--run")
+        try:
+            judged = read_qrels(judged_source, qrels)
+        except Invalid:
+            qrels_of(numbered(judged_source, qrels), qrels)  # names the bad lines
+            raise TrecError(f"{qrels}: cannot be read as qrels") from None
+        one = len(query_ids) == 1
+        wanted = set(query_ids) if (as_json or one) else set()
+        exact_for = (lambda qid: True) if as_json and not query_ids else wanted.__contains__
+        try:
+            ev = evaluate_stream(judged, run_source, run_file, measures, threshold, query_ids,
+                                 complete, depth, exact_for, _progress(run_file))
+            if len(ev.rows) == 1 and not as_json and ev.rows[0][0] not in ev.exact:
+                ev = evaluate_stream(judged, run_source, run_file, measures, threshold,
+                                     (ev.rows[0][0],), complete, depth, lambda qid: True)
+        except Invalid:
+            run_of(numbered(run_source, run_file), run_file, keep=False)
+            raise TrecError(f"{run_file}: cannot be read as a run") from None
+    except TrecError as exc:
+        _fail(exc.lines)
+    return ev
 
 
 def _echo_lines(lines: Iterator[str], batch: int = 4096) -> None:
