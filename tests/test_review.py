@@ -274,7 +274,8 @@ def test_review_with_no_history():
 
 def test_review_nothing_due_says_when(store):
     now = datetime.now(timezone.utc)
-    record(store, att(answered_at=now), att(answered_at=now + timedelta(seconds=1)))
+    record(store, att(question_id="norm-idcg-at-2", answered_at=now),
+           att(question_id="norm-idcg-at-2", answered_at=now + timedelta(seconds=1)))
     result = CliRunner().invoke(cli, ["review"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Nothing is due. Next review: in ")
@@ -284,21 +285,23 @@ def test_review_nothing_due_says_when(store):
 def test_review_calls_the_practice_hook_with_due_keys(store, monkeypatch):
     import drills.cli.quiz.due as due
 
-    record(store, att(question_id="a", verdict="wrong", answered_at=T0),
-           att(question_id="b", verdict="wrong", answered_at=T0 + timedelta(seconds=1)),
-           att(question_id="ok", answered_at=datetime.now(timezone.utc)))
+    a, b, ok = "norm-idcg-at-2", "norm-why-normalize", "norm-query-b-ndcg"  # built-in questions
+    record(store, att(question_id=a, verdict="wrong", answered_at=T0),
+           att(question_id=b, verdict="wrong", answered_at=T0 + timedelta(seconds=1)),
+           att(question_id=ok, answered_at=datetime.now(timezone.utc)),
+           att(question_id="not-in-a-pack", verdict="wrong", answered_at=T0))
     calls = []
     monkeypatch.setattr(due, "run_review", lambda keys, count: calls.append((keys, count)),
                         raising=False)
     result = CliRunner().invoke(cli, ["review", "--count", "5"])
     assert result.exit_code == 0, result.output
-    assert calls == [(["q:a", "q:b"], 5)]
+    assert calls == [([f"q:{a}", f"q:{b}"], 5)]  # the one no pack asks is not passed on
 
 
 def test_review_hook_exit_code_is_passed_on(store, monkeypatch):
     import drills.cli.quiz.due as due
 
-    record(store, att(verdict="wrong"))
+    record(store, att(question_id="norm-idcg-at-2", verdict="wrong"))
     monkeypatch.setattr(due, "run_review", lambda keys, count: 3, raising=False)
     assert CliRunner().invoke(cli, ["review"]).exit_code == 3
 
@@ -326,6 +329,24 @@ def due_now(store: Store, keys_and_ages: list[tuple[str, timedelta]]) -> None:
                            (key, json.dumps(card.to_dict()), rv.utc_text(due), rv.utc_text(due)))
 
 
+def answered_here(store: Store, keys: list[str]) -> None:
+    """An answer on this machine for each key (its card untouched): its pack was loaded here."""
+    attempts = []
+    for key in keys:
+        kind, _, rest = key.partition(":")
+        if kind == "skill":
+            generator, _, topic = rest.partition(":")
+            attempts.append(att(question_id=f"{generator}-x", generator=generator, topic=topic))
+        else:
+            attempts.append(att(question_id=rest))
+    store.record_attempts(store.start_session("practice", 1, {}), attempts, review=False)
+
+
+def review_rows(store: Store, sql: str) -> list:
+    return store.conn.execute(sql.replace("FROM attempts", "FROM attempts JOIN sessions AS s ON "
+                                          "s.id = session_id AND s.mode = 'review'")).fetchall()
+
+
 def test_resolve_skips_keys_no_pack_answers():
     from drills.packs import discover
 
@@ -339,15 +360,16 @@ def test_resolve_skips_keys_no_pack_answers():
 
 def test_stale_keys_do_not_crowd_out_a_due_item(store):
     due_now(store, [(f"q:gone-{i}", timedelta(days=10, minutes=i)) for i in range(10)])
+    answered_here(store, [f"q:gone-{i}" for i in range(10)])
     due_now(store, [(f"q:{FIXED}", timedelta(hours=1))])       # the least overdue of 11
     result = CliRunner().invoke(cli, ["review"], input=":skip\n")
     assert result.exit_code == 0, result.output
     assert "Nothing to review" not in result.output
     assert "Question 1/1" in result.output and "Session over." in result.output
     assert "Skipping 10 due items no longer in any pack" in result.stderr
-    asked = store.conn.execute("SELECT question_id FROM attempts").fetchall()
+    asked = review_rows(store, "SELECT question_id FROM attempts")
     assert asked == [(FIXED,)]
-    (options,) = store.conn.execute("SELECT options FROM sessions").fetchone()
+    (options,) = store.conn.execute("SELECT options FROM sessions WHERE mode = 'review'").fetchone()
     assert json.loads(options) == {"review": [f"q:{FIXED}"]}
     assert count(store, "review_cards") == 11  # stale cards are kept, not forgotten
 
@@ -369,16 +391,18 @@ def test_count_applies_after_skipping_stale_keys(store, monkeypatch):
 
 def test_everything_due_is_stale(store):
     due_now(store, [(f"q:gone-{i}", timedelta(hours=i + 1)) for i in range(3)])
+    answered_here(store, [f"q:gone-{i}" for i in range(3)])
     result = CliRunner().invoke(cli, ["review"])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "Nothing to review: all 3 due items are no longer in any pack (skipped, not deleted, "
         "in case the pack comes back; `drills review --list` shows them)."]
-    assert count(store, "review_cards") == 3 and count(store, "sessions") == 0
+    assert count(store, "review_cards") == 3 and count(store, "sessions") == 1  # no review session
 
 
 def test_one_stale_item_due(store):
     due_now(store, [("skill:retired:conventions", timedelta(hours=1))])
+    answered_here(store, ["skill:retired:conventions"])
     result = CliRunner().invoke(cli, ["review"])
     assert result.stdout.startswith("Nothing to review: the 1 due item is no longer in any pack")
 
@@ -396,11 +420,12 @@ def test_review_list_is_readable(store, monkeypatch):
 
     due_now(store, [("q:gone", timedelta(days=3)), (f"q:{FIXED}", timedelta(days=2, minutes=1)),
                     (SKILL, timedelta(hours=3)), ("q:norm-why-normalize", timedelta(minutes=5))])
+    answered_here(store, ["q:gone"])
     monkeypatch.setattr(due, "run_review", lambda *a: pytest.fail("asked"))
     result = CliRunner().invoke(cli, ["review", "--list"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "4 items due for review (1 no longer in any pack):"
+    assert lines[0] == "3 items due for review (1 more no longer in any pack, skipped):"
     assert len(lines) == 5
     assert re.fullmatch(r"  q:norm-idcg-at-2: A query's judged documents have grades \[3, 2, 1, 0\];"
                         r".*\.\.\. - due 2 days ago \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", lines[1]), lines[1]
@@ -417,8 +442,9 @@ def test_review_list_is_readable(store, monkeypatch):
 def test_review_list_count_shows_what_review_would_ask(store):
     due_now(store, [("q:gone", timedelta(days=3)), (f"q:{FIXED}", timedelta(days=2)),
                     (SKILL, timedelta(hours=3))])
+    answered_here(store, ["q:gone"])
     lines = CliRunner().invoke(cli, ["review", "--list", "--count", "2"]).stdout.splitlines()
-    assert lines[0] == "3 items due for review (showing 2; 1 no longer in any pack):"
+    assert lines[0] == "2 items due for review (showing 2 of 3; 1 more no longer in any pack, skipped):"
     assert [line.split(": ")[0] for line in lines[1:]] == [f"  q:{FIXED}", f"  {SKILL}"]
 
 
@@ -518,7 +544,7 @@ def test_daily_limit_caps_new_items(store, drills_home, monkeypatch):
     assert result.exit_code == 0, result.output
     assert served[-1] == ASKABLE[:2]  # the two most overdue new items
     assert result.stdout.splitlines()[0] == (
-        "Review: 2 due items (2 new items held back until tomorrow by [review] daily_limit = 2)")
+        "Review: 2 of 4 due items (2 new items held back until tomorrow by [review] daily_limit = 2)")
     lines = CliRunner().invoke(cli, ["review", "--list"]).stdout.splitlines()
     assert lines[0] == ("4 items due for review (2 new held back until tomorrow by "
                         "[review] daily_limit):")
@@ -559,17 +585,19 @@ def test_review_says_how_many_at_its_start_and_what_is_next_at_its_end(store, mo
     due_now(store, [(ASKABLE[0], timedelta(hours=2)), (ASKABLE[1], timedelta(hours=1)),
                     ("q:gone", timedelta(days=1))])
     later = [now + timedelta(days=2, minutes=m) for m in (0, 1, 2)] + [now + timedelta(days=5)]
-    for i, when in enumerate(later):
-        due_now(store, [(f"q:later-{i}", now - when)])  # a negative age: due in the future
+    for key, when in zip(ASKABLE[2:] + [SKILL, "q:norm-almost-perfect"], later, strict=True):
+        due_now(store, [(key, now - when)])  # a negative age: due in the future
+    due_now(store, [("q:later-gone", now - (later[0] - timedelta(hours=1)))])  # earlier, no pack
     served = capture_quiz(monkeypatch)  # a session that answers nothing
     result = CliRunner().invoke(cli, ["review", "--count", "1"])
     assert result.exit_code == 0, result.output
     assert served == [[ASKABLE[0]]]
     lines = result.stdout.splitlines()
-    assert lines[0] == "Review: 1 due item"
+    assert lines[0] == "Review: 1 of 2 due items"
     assert lines[-2] == "Still due: 2 items; run `drills review` again."
-    same_day = sum(w.astimezone().date() == later[0].astimezone().date() for w in later)
-    assert lines[-1] == f"Next due: in 2 days ({same_day} items)"
+    # the next item a pack asks (not q:later-gone), and those of its local day from then on
+    same_day = sum(w.astimezone().date() == later[0].astimezone().date() for w in later[:3])
+    assert lines[-1] == f"Next due: in 2 days ({same_day} items that day)"
 
 
 def test_a_real_review_session_ends_with_the_next_due(store):
@@ -579,7 +607,8 @@ def test_a_real_review_session_ends_with_the_next_due(store):
     lines = result.stdout.splitlines()
     assert lines[0] == "Review: 1 due item"
     assert "Session over." in result.stdout
-    assert re.fullmatch(r"Next due: in (under a minute|1 minute) \(1 item\)", lines[-1]), lines[-1]
+    assert re.fullmatch(r"Next due: in (under a minute|1 minute) \(1 item (later today|that day)\)",
+                        lines[-1]), lines[-1]
 
 
 # --- drills review --forecast ------------------------------------------------------------------
@@ -657,3 +686,66 @@ def test_a_review_session_never_holds_two_questions_that_give_each_other_away(st
     assert "Question 1/1" in result.output and "Question 1/2" not in result.output
     asked = store.conn.execute("SELECT question_id FROM attempts").fetchall()
     assert asked == [("leaky-a",)]  # the most overdue; leaky-b states its answer, so it waits
+
+
+# --- one definition of due: review, stats and the end line agree (issue 23, point 5) ------------
+
+def test_review_stats_and_the_end_line_count_the_same_due_items(store, monkeypatch):
+    """17 due cards: 12 a pack asks, 3 of a removed pack (answered here), 2 known only from
+    imported history; stats and review say 12, --count 5 asks 5 of 12, and after a session
+    that answers nothing the end line says 12 still due, as stats does then."""
+    from drills.packs import discover
+
+    askable = sorted({f"q:{q.id}" for q in discover().questions
+                      if q.kind == "numeric" and not q.generator})[:12]
+    assert len(askable) == 12
+    due_now(store, [(key, timedelta(hours=20 - i)) for i, key in enumerate(askable)])
+    due_now(store, [(f"q:removed-{i}", timedelta(days=2)) for i in range(3)])
+    answered_here(store, [f"q:removed-{i}" for i in range(3)])
+    due_now(store, [(f"q:other-machine-{i}", timedelta(days=1)) for i in range(2)])
+    sid = store.start_session("practice", 1, {"imported": True})
+    store.record_attempts(sid, [att(question_id=f"other-machine-{i}") for i in range(2)], review=False)
+
+    data = json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)["review"]
+    assert (data["due"], data["due_no_longer_in_a_pack"], data["due_imported_not_here"]) == (12, 3, 2)
+    text = CliRunner().invoke(cli, ["stats"]).stdout
+    assert ("Review: 12 items due now: run `drills review` (3 more no longer in any pack; 2 more "
+            "from imported history, in no pack here, skipped)") in " ".join(text.split())
+    listed = CliRunner().invoke(cli, ["review", "--list", "--count", "20"]).stdout.splitlines()
+    assert listed[0] == ("12 items due for review (3 more no longer in any pack, skipped; 2 more "
+                         "from imported history, in no pack here, skipped):")
+    assert [line.split(": ")[0].strip() for line in listed[1:13]] == askable
+    assert all("no longer in any pack" in line for line in listed[13:16])
+    assert all("from imported history" in line for line in listed[16:18]) and len(listed) == 18
+
+    served = capture_quiz(monkeypatch)  # a session that answers nothing
+    result = CliRunner().invoke(cli, ["review", "--count", "5"])
+    assert result.exit_code == 0, result.output
+    assert served == [askable[:5]]  # run_review asks `count` of them, most overdue first
+    assert result.stdout.splitlines() == [  # nothing scheduled later: no "Next due" line
+        "Review: 5 of 12 due items", "Still due: 12 items; run `drills review` again."]
+    assert result.stderr.splitlines()[-1] == (
+        "Skipping 3 due items no longer in any pack and 2 due items from imported history, in no "
+        "pack here (`drills review --list` shows them).")
+    after = json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)["review"]
+    assert after["due"] == 12
+
+
+def test_after_one_review_answer_stats_and_the_end_line_agree(store):
+    """A real review: one item answered wrong comes back within minutes; the end line's
+    still-due count is what stats says right after, and the next due is an item a pack asks."""
+    due_now(store, [(key, timedelta(hours=5 - i)) for i, key in enumerate(ASKABLE)])
+    due_now(store, [("q:gone-later", -timedelta(seconds=20))])  # no pack asks it: never "next"
+    answered_here(store, ["q:gone-later"])
+    result = CliRunner().invoke(cli, ["review", "--count", "1"], input="0.123456\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Review: 1 of 4 due items"
+    data = json.loads(CliRunner().invoke(cli, ["stats", "--json"]).stdout)["review"]
+    still = [line for line in lines if line.startswith("Still due:")]
+    assert still == [f"Still due: {data['due']} items; run `drills review` again."]
+    assert data["due"] == 3  # the other three; the one answered is due again in minutes
+    nxt = datetime.fromisoformat(data["next_due"])
+    assert nxt == due_of(store, ASKABLE[0])
+    assert re.fullmatch(r"Next due: in (under a minute|\d+ minutes?) \(1 item (later today|that day)\)",
+                        lines[-1]), lines[-1]

@@ -315,6 +315,7 @@ def test_json_output_escapes_c1_and_bidi_controls(drills_home):
 def test_text_from_the_history_is_shown_not_sent(capsys):
     from drills.cli.review import review as review_cli
     from drills.cli.stats.report import render
+    from drills.store.schedule import DueNow
 
     g = {"attempts": 3, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0}
     data = {"attempts": 3, "sessions": 1, "correct": 0, "accuracy": 0.0, "mean_seconds": 1.0,
@@ -329,7 +330,7 @@ def test_text_from_the_history_is_shown_not_sent(capsys):
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
     assert "t^[]52;c;x^G" in text and "m^[[2J" in text
     now = datetime.now(timezone.utc)
-    review_cli._list([("q:\x1b[2Jgone", now)], 5, now)
+    review_cli._list(DueNow([], [("q:\x1b[2Jgone", now)], [], None, 0), 5, now, [])
     out = capsys.readouterr().out
     assert "\x1b" not in out and "q:^[[2Jgone: no longer in any pack" in out
 

@@ -7,12 +7,12 @@ text, so they compare with the stored ``due`` in SQL. Light: no fsrs, no sympy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
 from drills.store.connection import Handle, recovering, utc_text
-from drills.store.fields import DUE_OK, count_damaged_cards, next_due
+from drills.store.fields import DUE_OK, count_damaged_cards, next_due, parse_due
 
 FORECAST_DAYS = 14
 # The item key of an attempt in SQL, as drills.store.cards.item_key builds it: a
@@ -105,6 +105,79 @@ def new_reviewed_today(store: Handle, now: datetime | None = None) -> int:
         "FROM attempts AS a JOIN sessions AS s ON s.id = a.session_id "
         "WHERE s.mode = 'review' GROUP BY k) WHERE first >= ?", (start,)).fetchone()
     return int(row[0])
+
+
+# A session merged from another machine's export (drills.store.merge marks its options).
+_IMPORTED = ("(CASE WHEN json_valid(s.options) THEN json_extract(s.options, '$.imported') END) "
+             "IS NOT NULL")
+
+
+@dataclass(frozen=True)
+class DueNow:
+    """The review cards due now, split by what can be asked (``drills.cli.due_now`` builds it
+    from the loaded packs): each list is ``(key, due)``, most overdue first.
+
+    ``askable``: due, and a loaded pack (or the built-in bank) asks it: what is "due".
+    ``gone``: due, answered here once, but no loaded pack asks it now (a pack removed or
+    broken for now); ``foreign``: due, known only from history imported from another
+    machine (or a card with no answer behind it), in no pack here. Neither is counted as
+    due; both keep their schedule. ``next_due``: the first askable card due after now;
+    ``next_count``: askable cards due from then to the end of that local day.
+    """
+
+    askable: list[tuple[str, datetime]]
+    gone: list[tuple[str, datetime]]
+    foreign: list[tuple[str, datetime]]
+    next_due: datetime | None
+    next_count: int
+
+
+@recovering
+def due_now(store: Handle, askable: Container[str], now: datetime | None = None) -> DueNow:
+    """The cards due at ``now``, split by ``askable`` (the item keys a loaded pack asks), and
+    the next askable one due after ``now``. A card whose due is not a date is left out and
+    counted (``Store.skip``)."""
+    now = now or datetime.now(timezone.utc)
+    count_damaged_cards(store)
+    due: list[tuple[str, datetime]] = []
+    for rowid, key, text in store.conn.execute(
+            f"SELECT rowid, item_key, due FROM review_cards WHERE due <= ? AND {DUE_OK} "
+            "ORDER BY due, item_key", (utc_text(now),)):
+        when = parse_due(store, rowid, text)
+        if when is not None:
+            due.append((key, when))
+    ready = [d for d in due if d[0] in askable]
+    elsewhere = [d for d in due if d[0] not in askable]
+    here = answered_here(store, [key for key, _when in elsewhere]) if elsewhere else set()
+    nxt: datetime | None = None
+    n, end = 0, ""
+    for rowid, key, text in store.conn.execute(
+            f"SELECT rowid, item_key, due FROM review_cards WHERE due > ? AND {DUE_OK} "
+            "ORDER BY due, item_key", (utc_text(now),)):
+        if nxt is None:
+            if key not in askable or (when := parse_due(store, rowid, text)) is None:
+                continue
+            nxt, n = when, 1
+            end = utc_text(local_midnight(when.astimezone().date() + timedelta(days=1)))
+        elif text >= end:
+            break
+        elif key in askable:
+            n += 1
+    return DueNow(ready, [d for d in elsewhere if d[0] in here],
+                  [d for d in elsewhere if d[0] not in here], nxt, n)
+
+
+@recovering
+def answered_here(store: Handle, keys: Sequence[str]) -> set[str]:
+    """Those of ``keys`` answered on this machine at least once (in a session not imported
+    from another machine's export): their question was in a pack loaded here."""
+    wanted = set(keys)
+    if not wanted:
+        return set()
+    rows = store.conn.execute(
+        f"SELECT DISTINCT {_ITEM_KEY} FROM attempts AS a "
+        f"LEFT JOIN sessions AS s ON s.id = a.session_id WHERE s.id IS NULL OR NOT ({_IMPORTED})")
+    return {key for (key,) in rows if key in wanted}
 
 
 def hold_back_new(keys: Sequence[str], askable: set[str], reviewed: set[str],

@@ -1,57 +1,28 @@
 """Asking the items of spaced review that are due: ``loaded_questions`` loads what the keys
-can ask, ``resolve`` maps the review keys to questions (``q:<id>`` its question,
-``skill:<generator>:<topic>`` a fresh variant), and ``run_review`` asks up to ``count`` of
-them as one quiz. ``drills review`` decides which keys are due and calls these; this module
-knows nothing of that command.
+can ask, ``resolve`` (from ``drills.cli.due_now``, the one definition of due) maps the review
+keys to questions (``q:<id>`` its question, ``skill:<generator>:<topic>`` a fresh variant),
+and ``run_review`` asks up to ``count`` of them as one quiz. ``drills review`` decides which
+keys are due and calls these; this module knows nothing of that command.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import click
 
 from drills.cli.catalog import load_questions
+from drills.cli.due_now import catalog, resolve
 from drills.cli.errors import Exit
 from drills.cli.options import pick_seed
 from drills.cli.quiz.flow import plan_items
 from drills.cli.quiz.run import run_quiz
 from drills.cli.store_access import open_store
 from drills.model import Question
-from drills.packs import discover
 from drills.packs.leaks import Guard
 
 
 def loaded_questions(report: bool) -> list[Question]:
     """Every loaded question; ``report``: say which packs are broken (the quiz says it otherwise)."""
-    if report:
-        return load_questions(())
-    return list(discover().questions)
-
-
-def resolve(keys: Sequence[str], questions: Sequence[Question]) -> dict[str, list[Question]]:
-    """What each key asks among ``questions``: ``q:<id>`` its question, ``skill:<generator>:<topic>``
-    the generated templates of that generator and topic (one is drawn as a fresh variant).
-
-    Keys that no loaded question answers (a question or pack removed, or a pack that is
-    broken for now) are left out: the caller skips them.
-    """
-    by_id: dict[str, Question] = {}
-    skills: dict[tuple[str, str], list[Question]] = {}
-    for q in questions:
-        by_id.setdefault(q.id, q)
-        if q.kind == "generated" and q.generator:
-            skills.setdefault((q.generator, q.topic), []).append(q)
-    found: dict[str, list[Question]] = {}
-    for key in keys:
-        kind, _, rest = key.partition(":")
-        if kind == "q" and rest in by_id:
-            found[key] = [by_id[rest]]
-        elif kind == "skill":
-            generator, _, topic = rest.partition(":")
-            if (generator, topic) in skills:
-                found[key] = skills[(generator, topic)]
-    return found
+    return catalog(report)
 
 
 def run_review(keys: list[str], count: int) -> int:
