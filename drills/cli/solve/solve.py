@@ -9,8 +9,6 @@ import click
 
 from drills.cli.errors import Exit, fail
 from drills.cli.options import parse_grades, tolerance_option
-from drills.cli.solve.metric import solve_metric
-from drills.cli.solve.verdict import check_answer, check_json, echo_verdict, echo_verdict_again
 from drills.cli.style import screen_rows, wrap_width
 from drills.display import Style, use_color
 from drills.engine.metrics.ndcg import ndcg_solution
@@ -113,6 +111,8 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
             fail(f"--gain is NDCG's (and DCG's, IDCG's): {metric} "
                  + ("takes the grades as (2^g - 1) / 2^g_max (see --max-grade)"
                     if metric in ("err", "rbp") else "counts a document relevant at --threshold"))
+        from drills.cli.solve.metric import solve_metric  # lazy: grading, not for --qrels
+
         solve_metric(relevance, metric, k, judged, threshold, denominator, persistence, max_grade,
                      answer, tolerance, all_rows, as_json)
         return
@@ -122,6 +122,13 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
     unknown = [arg for arg in relevance if arg.startswith("--")]
     if unknown:  # unknown options reach RELEVANCE (so that -1 gets the "negative" message)
         fail(f"no such option: {unknown[0]} (see drills solve --help)")
+    from drills.cli.solve.verdict import (  # lazy: grading, not for --qrels
+        check_answer,
+        check_json,
+        echo_verdict,
+        echo_verdict_again,
+    )
+
     grades = parse_grades(" ".join(relevance))
     pool = parse_grades(judged, "judged") if judged is not None else None
     override = tolerance_option(tolerance)
