@@ -123,6 +123,15 @@ class TimedOut(Recorded):
 
 
 @dataclass(frozen=True)
+class Undone:
+    """``:undo``: the session's last answer was taken back (``record``); its question is asked
+    again. ``number`` is the question's as the learner counts it (the toolbar's)."""
+
+    record: Record
+    number: int
+
+
+@dataclass(frozen=True)
 class InvalidAnswer:
     message: str
 

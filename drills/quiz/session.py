@@ -36,10 +36,12 @@ from drills.quiz.events import (  # noqa: F401 - re-exported: the front ends imp
     StepsShown,
     Summary,
     TimedOut,
+    Undone,
     Waiting,
     summarize,
 )
 from drills.quiz.steps import Steps
+from drills.quiz.undo import TakeBack, Undo
 
 FEEDBACK: tuple[str, ...] = ("brief", "full", "end")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -49,7 +51,7 @@ MAX_CONCEPT_LENGTH = 10_000
 MAX_CODE_LENGTH = 100_000  # a solution file
 
 
-class Session(Steps, Concepts):
+class Session(Steps, Concepts, Undo):
     """Ask ``items`` in order; ``submit`` and the commands return events to render."""
 
     def __init__(self, items: list[Question], options: Options | None = None,
@@ -64,6 +66,8 @@ class Session(Steps, Concepts):
         self.options = options or Options()
         self.clock = clock
         self.code_grader = code_grader  # runs code answers elsewhere (injected like the clock)
+        self.take_back: TakeBack | None = None  # :undo's change to the history (drills.quiz.undo)
+        self.kept = 0  # answers restored from before a resume (never taken back)
         self.records: list[Record] = []
         self.index = 0
         self.streak = 0
@@ -275,7 +279,11 @@ class Session(Steps, Concepts):
             rec = self._ungraded()
             return [Graded(rec, self.deferred) if graded else Skipped(rec, self.deferred), *self._advance()]
         rec = self._record("skipped", "", **answer_for(self.items[self.index]))
-        return [Skipped(rec, self.deferred), *self._advance()]
+        return [Skipped(rec, self.deferred, brief=self.brief), *self._advance()]
+
+    @command("undo", "take back your last answer and be asked that question again")
+    def undo(self) -> list[Event]:
+        return self.undo_last()
 
     def timeout(self, typed: str = "") -> list[Event]:
         """The front end's timer ran out (or a late answer arrived); ``typed``: text so far."""
@@ -322,9 +330,10 @@ class Session(Steps, Concepts):
         end = self.deadline()
         return end is not None and self.clock() >= end
 
-    def _show(self) -> QuestionShown:
+    def _show(self, spent: float = 0.0) -> QuestionShown:
+        """The current question; ``spent``: seconds it already took (asked again by :undo)."""
         self._hints = 0
-        self._shown_at = self.clock()
+        self._shown_at = self.clock() - spent
         q = self.items[self.index]
         if q.part is None or q.part.step == 1:
             self._item_at = self._shown_at
@@ -335,7 +344,7 @@ class Session(Steps, Concepts):
 
             q = self.items[self.index] = prepared(q)
         number, total = self.position()
-        return QuestionShown(number - 1, total, q, self._limit)
+        return QuestionShown(number - 1, total, q, self.remaining() if spent else self._limit)
 
     def _record(self, verdict: str, given: str, *, seconds: float | None = None, **fields: Any) -> Record:
         q = self.items[self.index]
@@ -362,6 +371,7 @@ class Session(Steps, Concepts):
         and the retry offer count the whole plan. Before ``start``."""
         done = {r.item for r in records}
         self.records = list(records)
+        self.kept = len(records)
         self.index = next((i for i, owner in enumerate(self._owner) if owner not in done),
                           len(self.items))
         for r in records:

@@ -23,7 +23,7 @@ from drills.quiz.session import (
     Revealed,
     Summary,
 )
-from drills.tui.render import render
+from drills.tui.render import kept, render
 
 OnRecord = Callable[[Record], None]
 CONCEPT_END = "finish with an empty line (or Esc then Enter)"
@@ -109,7 +109,15 @@ class Output:
                 hint = self.grade_hint(ev.question)
                 if hint:
                     text += "\n" + self.style.paint(self.style.wrap(f"Next review: {hint}"), "dim")
-            if text and not (self.pager is not None and self.pager(text)):
+            pager = self.pager
+            parts = kept(ev, self.style) if pager is not None else None
+            if pager is not None and parts is not None and text.startswith(parts[0]):
+                # the body through the pager, the end after it: q on its first page hides nothing
+                body, tail = parts[0], text[len(parts[0]):].lstrip("\n")
+                if not pager(body):
+                    self.echo(body)
+                self.echo(tail)
+            elif text and not (pager is not None and pager(text)):
                 self.echo(text)
             if isinstance(ev, QuestionShown) and self._first:
                 self._first = False

@@ -25,6 +25,7 @@ from drills.quiz.session import (
     StepsShown,
     Summary,
     TimedOut,
+    Undone,
     Waiting,
 )
 from drills.safetext import shorten, visible
@@ -110,12 +111,19 @@ def graded(ev: Graded, style: Style) -> str:
     head, _, rest = r.explanation.partition("\n")
     head = head[:1].upper() + head[1:]
     text = style.paint(style.wrap(head), color, "bold") + ("\n" + explanation(r, style, rest) if rest else "")
-    if text.count("\n") > 15 and r.expected_value is not None:  # the verdict scrolled away: recap it
-        recap = f"=> {r.verdict.capitalize()}: you answered {r.given}, the answer is {r.expected_value:.6g}"
-        if r.misconceptions:
-            recap += f" (diagnosis: {r.misconceptions[0]})"
-        text += "\n\n" + style.paint(style.wrap(recap), color, "bold")
-    return text
+    recap = recap_of(r, style, text)
+    return text + ("\n\n" + recap if recap else "")
+
+
+def recap_of(r: Record, style: Style, text: str) -> str:
+    """The verdict said again under a worked solution ``text`` taller than 16 lines, else ""."""
+    if text.count("\n") <= 15 or r.expected_value is None:
+        return ""
+    color = "yellow" if r.verdict == "close" else "red"
+    recap = f"=> {r.verdict.capitalize()}: you answered {r.given}, the answer is {r.expected_value:.6g}"
+    if r.misconceptions:
+        recap += f" (diagnosis: {r.misconceptions[0]})"
+    return style.paint(style.wrap(recap), color, "bold")
 
 
 def card(r: Record, style: Style, color: str) -> str:
@@ -183,13 +191,45 @@ def skipped(ev: Skipped | TimedOut, style: Style) -> str:
         head = "Skipped (recorded as skipped)."
     if ev.deferred or (r.question.kind == "concept" and r.given):  # model answer just shown
         return style.paint(head, "yellow")
+    if ev.brief and isinstance(ev, Skipped):  # a card, as a miss gets: the rest on :steps
+        return style.paint(head, "yellow") + "\n" + skip_card(r, style)
     return style.paint(head, "yellow") + "\n" + explanation(r, style)
+
+
+SKIP_CARD_LINES = 8  # the answer's lines on a skip's card (the question stays on screen)
+
+
+def skip_card(r: Record, style: Style) -> str:
+    """A skipped question in brief: the answer (its first paragraph: the value, the letter,
+    the model answer), the worked solution's first line (what it rests on), and how to see
+    the whole solution."""
+    first, _, rest = r.explanation.strip("\n").partition("\n\n")
+    if r.expected and len(r.expected) > style.width - 30 and r.expected in first:
+        first = first.replace(r.expected, elide(r.expected, max(24, style.width - 30)), 1)
+    head, _, more = first.partition("\n")  # the answer's line; a choice's or concept's prose
+    lines = style.wrap(head).splitlines() + (style.reflow(more).splitlines() if more.strip() else [])
+    if len(lines) > SKIP_CARD_LINES:
+        lines = [*lines[:SKIP_CARD_LINES - 1], "..."]
+    key = rest.strip("\n").partition("\n")[0]
+    if key and r.question.kind == "numeric" and key != r.question.prose.strip().partition("\n")[0]:
+        lines += style.wrap(key).splitlines()
+    if rest.strip():
+        whole = ("the whole model answer and its key points" if r.question.kind == "concept"
+                 else "the full worked solution")
+        lines.append(style.paint(style.wrap(f"(:steps shows {whole})"), "dim"))
+    return "\n".join(lines)
 
 
 def revealed(ev: Revealed, style: Style) -> str:
     if ev.grade is not None:  # graded by its rubric: the card (the model answer on s)
         return concept_card(ev.grade, style)
-    lines = [style.paint("Model answer:", "bold"), style.reflow(ev.model_answer, "  ")]
+    return "\n".join(p for p in revealed_parts(ev, style) if p)
+
+
+def revealed_parts(ev: Revealed, style: Style) -> tuple[str, str]:
+    """A concept answer without a rubric: the model answer, then what must stay on screen
+    (the key points, the grade prompt) even when a pager showed the model answer."""
+    lines: list[str] = []
     if ev.key_points:
         got = sum(ok for _, ok in ev.key_points)
         lines.append(style.paint(f"Key points you covered ({got}/{len(ev.key_points)}):", "bold"))
@@ -197,7 +237,20 @@ def revealed(ev: Revealed, style: Style) -> str:
             mark = style.paint("[x]", "green") if ok else style.paint("[ ]", "red")
             lines.append("  " + mark + " " + style.wrap(point, "      ").lstrip())
     lines.append(style.paint("Grade yourself: again, hard, good or easy (1-4)", "cyan"))
-    return "\n".join(lines)
+    return (style.paint("Model answer:", "bold") + "\n" + style.reflow(ev.model_answer, "  "),
+            "\n".join(lines))
+
+
+def kept(ev: Any, style: Style) -> tuple[str, str] | None:
+    """(body, tail) of an event whose end must survive a pager quit early (``q`` on the first
+    page): the front end pages the body, then prints the tail. None: no such end."""
+    if isinstance(ev, Revealed) and ev.grade is None:
+        return revealed_parts(ev, style)
+    if isinstance(ev, Graded) and not ev.deferred:
+        body, gap, tail = render(ev, style).rpartition("\n\n")
+        if gap and tail and tail == recap_of(ev.record, style, body):
+            return body, tail
+    return None
 
 
 def summary(s: Summary, style: Style) -> str:
@@ -291,4 +344,12 @@ _RENDERERS: dict[type, Any] = {
     Notice: lambda ev, st: st.wrap(ev.text),
     Waiting: lambda ev, st: st.paint(f"Enter: next {ev.next}   s: the worked solution   :q quit", "dim"),
     Finished: lambda ev, st: summary(ev.summary, st),
+    Undone: lambda ev, st: st.paint(st.wrap(took_back(ev)), "cyan"),
 }
+
+
+def took_back(ev: Undone) -> str:
+    part = ev.record.question.part
+    step = f", step {part.step}" if part is not None else ""
+    what = "the skip of" if ev.record.verdict == "skipped" and not ev.record.given else "your answer to"
+    return f"Took back {what} question {ev.number}{step}."

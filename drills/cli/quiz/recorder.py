@@ -10,10 +10,12 @@ an answer is being written waits until the write is committed (``Signals``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import signal
 import time
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from typing import IO, Any
 
 import click
@@ -22,6 +24,7 @@ from drills.grading.scenario import RIGHT
 from drills.model import Question
 from drills.safetext import json_text, visible
 from drills.store import Attempt, StoreError
+from drills.store.attempt import new_uid
 from drills.tui.output import SaveFailed, Signalled
 
 RETRY_DELAY = 0.25  # seconds before the one automatic retry of a failed save
@@ -119,6 +122,14 @@ class Recorder:
         self.reason = ""  # why the last save failed
         self._written: set[int] = set()
         self._chains: dict[int, dict[int, str]] = {}  # planned item -> its steps' verdicts so far
+        self.undoable = False  # keep what each answer changes, for :undo (``attach``)
+        self._before: dict[int, Any] = {}  # question index -> drills.store.undo.Before
+        self._unreviewed: set[int] = set()  # saved, but the review card update failed
+
+    def attach(self, session: Any) -> None:
+        """Let ``session``'s :undo take answers back out of the history (``undo``)."""
+        self.undoable = True
+        session.take_back = self.undo
 
     @property
     def failed(self) -> bool:
@@ -161,6 +172,8 @@ class Recorder:
                           generator=q.generator, params=line.get("params"),
                           self_grade=record.self_grade, difficulty=q.difficulty,
                           overridden=overridden(record), **scenario)
+        if self.undoable:
+            attempt = self._keep_before(record.index, attempt)
         for last in (False, True):
             try:
                 self.store.record_attempt(self.session_id, attempt)
@@ -168,6 +181,7 @@ class Recorder:
                 if not self.schedule_failed:
                     click.echo(f"Error: {exc}", err=True)
                 self.schedule_failed = True
+                self._unreviewed.add(record.index)
             except StoreError as exc:
                 if last:
                     self.unsaved[record.index] = line
@@ -177,6 +191,54 @@ class Recorder:
                 continue
             self.unsaved.pop(record.index, None)
             return
+
+    def _keep_before(self, index: int, attempt: Attempt) -> Attempt:
+        """The attempt with its uid and time fixed, and what it is about to change kept for
+        :undo (when that cannot be read, the answer is saved all the same, not undoable)."""
+        from drills.store import undo  # lazy: fsrs, after the first question
+
+        attempt = dataclasses.replace(attempt, uid=new_uid(), answered_at=datetime.now(timezone.utc))
+        self._unreviewed.discard(index)
+        try:
+            self._before[index] = undo.before(self.store, attempt)
+        except StoreError:
+            self._before.pop(index, None)
+        return attempt
+
+    def undo(self, record: Any) -> str | None:
+        """Take ``record``'s answer back out of the history and restore its review card (the
+        quiz's :undo); None when done, else why not (the answer then stays). One transaction:
+        a signal during it rolls it back, and the session is left as it was too."""
+        if record.index in self.unsaved:  # never saved: nothing to take out
+            self.unsaved.pop(record.index)
+        else:
+            from drills.store import undo  # lazy: fsrs, after the first question
+
+            was = self._before.get(record.index)
+            if was is None:
+                return "the history could not be read when it was saved, so it stays"
+            try:
+                note = undo.take_back(self.store, self.session_id, was,
+                                      reviewed=record.index not in self._unreviewed)
+            except StoreError as exc:
+                return str(exc)
+            if note:
+                click.echo(f"Note: the answer was taken back; {note}.", err=True)
+        self._forget(record)
+        return None
+
+    def _forget(self, record: Any) -> None:
+        """After :undo: the answer is asked again, so its next save is a new one."""
+        self._written.discard(record.index)
+        self._before.pop(record.index, None)
+        self._unreviewed.discard(record.index)
+        q = record.question
+        line: dict[str, Any] = {"id": q.id}
+        if q.part is not None:
+            self._chains.get(record.item, {}).pop(q.part.step, None)
+            line.update(scenario=q.part.scenario, step=q.part.step)
+        line["undone"] = True
+        self._write(line)
 
     def _write(self, line: dict[str, Any]) -> None:
         if self.transcript is None:

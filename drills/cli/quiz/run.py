@@ -161,6 +161,7 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
             session_id = (resume[0] if resume is not None else
                           store.start_session(store_mode or mode, seed, options))
             recorder = Recorder(store, session_id, out, signals, transcript)
+            recorder.attach(session)  # :undo takes answers back out of the history
             try:
                 run(session, recorder, interactive=interactive,
                     grade_hint=_interval_hint(store) if store_mode == "review" else None)
