@@ -15,8 +15,10 @@ Pure: takes the text of a file and a name to report it by, returns data; no file
   trec_eval's order. Scores are doubles, as trec_eval 10 reads them (9.0.8 and
   pytrec_eval keep float32, so two scores that differ only past the 7th digit tie there).
 
-Work is bounded: at most ``MAX_LINES`` lines per file; at most ``MAX_ERRORS`` errors are
-listed before parsing stops.
+Work is bounded: ``parse_qrels``/``parse_run`` take at most ``MAX_LINES`` lines of text; at
+most ``MAX_ERRORS`` errors are listed before parsing stops. ``drills solve --qrels --run``
+reads files of any size in pieces (``reading.py``) and comes here, through ``qrels_of`` and
+``run_of``, only to name the bad lines of a file the fast path refused.
 """
 
 from __future__ import annotations
