@@ -330,3 +330,16 @@ def test_no_size_limit_by_default():
     from drills.cli.solve import trec as solve_trec
 
     assert solve_trec.MAX_BYTES is None
+
+
+def test_a_run_where_every_score_ties_is_ranked_by_docno_descending():
+    docs = [f"d{i:05d}" for i in range(3000)]
+    relevant = set(docs[::7])
+    qrels = "".join(f"1 0 {d} 1\n" for d in sorted(relevant))
+    run = "".join(f"1 Q0 {d} 1 0 t\n" for d in docs)
+    order = sorted(docs, reverse=True)  # by hand: ties broken by docno descending
+    hits = [rank for rank, d in enumerate(order, start=1) if d in relevant]
+    ours = streamed(qrels, run, ("recip_rank", "P.10", "map"))
+    (_, (rr, p10, ap)), = ours.rows
+    assert rr == 1 / hits[0] and p10 == sum(1 for r in hits if r <= 10) / 10
+    assert ap == pytest.approx(sum(i / r for i, r in enumerate(hits, start=1)) / len(relevant))

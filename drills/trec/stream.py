@@ -67,10 +67,13 @@ def hits_of(docs: list[str], scores: list[float], positive: dict[str, int],
     if tied:
         for score, docno in compress(zip(scores, docs, strict=True), map(tied.__contains__, scores)):
             groups.setdefault(score, []).append(docno)
+        for group in groups.values():
+            group.sort()
     hits = []
     for rank, grade, score, docno in placed:
-        if score in tied:
-            rank += sum(1 for other in groups[score] if other > docno)
+        if score in tied:  # the tied documents with a greater docno come first
+            group = groups[score]
+            rank += len(group) - bisect_right(group, docno)
         if depth is None or rank <= depth:
             hits.append((rank, grade))
     hits.sort()
