@@ -749,3 +749,32 @@ def test_after_one_review_answer_stats_and_the_end_line_agree(store):
     assert nxt == due_of(store, ASKABLE[0])
     assert re.fullmatch(r"Next due: in (under a minute|\d+ minutes?) \(1 item (later today|that day)\)",
                         lines[-1]), lines[-1]
+
+
+# --- the next interval after each review answer (issue 23, point 5) ------------------------------
+
+def test_each_review_answer_says_when_the_question_comes_back(store):
+    """A well-known item answered right comes back in days, a fresh one answered wrong within
+    the minute: the intervals fsrs gives for those cards, said under each verdict."""
+    now = datetime.now(timezone.utc)
+    known = rv.Card(card_id=rv.card_id(f"q:{FIXED}"), state=State.Review, step=None,
+                    stability=20.0, difficulty=5.0, due=now - timedelta(hours=2),
+                    last_review=now - timedelta(days=20))
+    store.conn.execute("INSERT INTO review_cards(item_key, card, due, reviews, updated_at) "
+                       "VALUES (?, ?, ?, 3, ?)", (f"q:{FIXED}", json.dumps(known.to_dict()),
+                                                  rv.utc_text(known.due), rv.utc_text(known.due)))
+    due_now(store, [("q:norm-query-b-ndcg", timedelta(hours=1))])
+    expected_days = (rv.Scheduler(enable_fuzzing=False).review_card(known, Rating.Good, now)[0].due
+                     - now) / timedelta(days=1)
+    result = CliRunner().invoke(cli, ["review"], input="3 + 2/log2(3)\n0.000001\n")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stdout.splitlines() if line.startswith("Next review of")]
+    assert notes == [f"Next review of this question: in {round(expected_days)} days",
+                     "Next review of this question: in under a minute"]
+    assert expected_days > 2
+    # each said after its own verdict, before the next question
+    text = result.stdout
+    assert text.index("Question 1/2") < text.index(notes[0]) < text.index("Question 2/2")
+    assert text.index("Question 2/2") < text.rindex("Next review of this question")
+    assert "Next review of this question" not in CliRunner().invoke(
+        cli, ["practice", "--question", FIXED], input="3\n").stdout  # practice says nothing of it

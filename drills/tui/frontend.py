@@ -20,14 +20,17 @@ from drills.tui.terminal import is_terminal
 
 def run(session: Session, on_record: OnRecord | None = None, *,
         interactive: bool | None = None,
-        grade_hint: Callable[[Any], str | None] | None = None) -> Summary:
-    """Run ``session`` to its summary in the right front end for this terminal."""
+        grade_hint: Callable[[Any], str | None] | None = None,
+        record_note: Callable[[Any], str | None] | None = None) -> Summary:
+    """Run ``session`` to its summary in the right front end for this terminal; ``record_note``:
+    a line said under each graded answer (a review's next interval)."""
     if interactive is None:
         interactive = is_terminal()
     width = display_width()
     out = Output(Style(use_color(sys.stdout), width, CONCEPT_END if interactive else PLAIN_END),
                  on_record)
     out.grade_hint = grade_hint
+    out.record_note = record_note
     try:
         if interactive:
             from drills.tui.pager import make_pager, terminal_rows  # lazy: only a terminal pages

@@ -56,6 +56,8 @@ class Output:
         self.pager: Callable[[str], bool] | None = None  # on a terminal: page what is too tall
         # review: the next interval for each self-grade ("again 10m · hard 1d ..."), or None
         self.grade_hint: Callable[[Any], str | None] | None = None
+        # review: a line under each graded answer ("Next review of this question: in 3 days")
+        self.record_note: Callable[[Record], str | None] | None = None
         self.summary: Summary | None = None
         self.failure: SaveFailed | None = None
         self._held: list[Event] = []
@@ -109,6 +111,10 @@ class Output:
                 hint = self.grade_hint(ev.question)
                 if hint:
                     text += "\n" + self.style.paint(self.style.wrap(f"Next review: {hint}"), "dim")
+            if isinstance(ev, RECORD_EVENTS) and self.record_note is not None:
+                note = self.record_note(ev.record)  # read once the record is saved
+                if note:
+                    text += "\n" + self.style.paint(self.style.wrap(note), "dim")
             pager = self.pager
             parts = kept(ev, self.style) if pager is not None else None
             if pager is not None and parts is not None and text.startswith(parts[0]):

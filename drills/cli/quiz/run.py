@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from typing import IO, Any
 
 import click
@@ -16,7 +17,7 @@ import click
 from drills.cli.errors import Exit, fail, silence_stdout
 from drills.cli.quiz.flow import retry_items
 from drills.cli.quiz.recorder import Recorder, Signals
-from drills.cli.style import echo_prose
+from drills.cli.style import echo_prose, roughly
 from drills.grading.scenario import RIGHT
 from drills.model import Question
 from drills.quiz.session import Options, Session
@@ -130,6 +131,29 @@ def _interval_hint(store: Any) -> Any:
     return hint
 
 
+def _next_review(store: Any) -> Any:
+    """For a review: under each graded answer, when its item comes back (its card, just saved)."""
+    def note(record: Any) -> str | None:
+        q = record.question
+        if q.part is not None and q.part.step != q.part.of:
+            return None  # a scenario's one card is reviewed at its last step
+        from drills.store.cards import load_card, question_key  # lazy: fsrs, only in a review
+
+        try:
+            card = load_card(store, question_key(q))
+        except (StoreError, ValueError):
+            return None
+        if card is None:
+            return None
+        now = datetime.now(timezone.utc)
+        secs = (card.due - now).total_seconds()
+        when = ("now (still due)" if secs < 30 else "in under a minute" if secs < 60
+                else roughly(card.due, now))
+        return f"Next review of this question: {when}"
+
+    return note
+
+
 def _grade_code(question: Any, source: str) -> Any:
     from drills.cli.quiz.code_grader import grade  # lazy: the runner, for a code question only
 
@@ -164,7 +188,8 @@ def _one_session(items: list[Question], *, mode: str, seed: int, store: Any, opt
             recorder.attach(session)  # :undo takes answers back out of the history
             try:
                 run(session, recorder, interactive=interactive,
-                    grade_hint=_interval_hint(store) if store_mode == "review" else None)
+                    grade_hint=_interval_hint(store) if store_mode == "review" else None,
+                    record_note=_next_review(store) if store_mode == "review" else None)
             except Signalled as sig:
                 code = 128 + sig.signum
             except BrokenPipeError:  # `drills practice | head`: the reader left; end quietly
