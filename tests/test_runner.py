@@ -178,11 +178,12 @@ def test_an_infinite_loop_ends_with_cpu_or_timeout_within_the_limits():
 def test_a_hanging_case_is_named_by_its_index_and_the_cases_before_it_are_kept():
     source = "import time\ndef f(x):\n    if x == 3:\n        time.sleep(100)\n    return x\n"
     start = time.monotonic()
-    result = run(source, [[1], [2], [3], [4]])
-    assert time.monotonic() - start < FAST.wall_seconds + SLACK
+    result = run(source, [[1], [2], [3], [4]], limits=Limits(wall_seconds=3.0, cpu_seconds=1.0,
+                                                             case_seconds=1.0))
+    assert time.monotonic() - start < 1.0 + SLACK + 1.0
     assert result.status == "timeout"
-    assert result.message == ("Timed out after 2 s on case 3 (of 4): it was waiting, not "
-                              "computing (a sleep()?)")
+    assert result.message == ("Timed out after 1 s on case 3 (of 4) (the limit for one case): it "
+                              "was waiting, not computing (a sleep()?)")
     assert result.cases == (CaseResult(1.0, None), CaseResult(2.0, None))
 
 

@@ -1,11 +1,20 @@
 """The child side of drills.runner. Run as a script, never imported by drills:
 
-    python -I -X utf8 -u boot.py RESULT_FD PAYLOAD_PATH
+    python -I -X utf8 -u boot.py RESULT_FD TOKEN_FD PAYLOAD_PATH [HIDDEN_DIR]
 
-It reads the payload (marshal: source, function name, each case's arguments marshalled
-on their own, limits), deletes it, sets the limits, runs the learner's code on every case
-and writes one JSON line per event to RESULT_FD, a pipe that print() cannot reach (stdout
-and stderr go to another pipe, which the parent shows capped).
+The parent writes this file into the check's temporary directory (the child runs from a
+copy of what it needs, never from drills' package). It reads the run's token from TOKEN_FD
+(a pipe, closed at once) and the payload (marshal: source, function name, each case's
+arguments marshalled on their own, limits), deletes the payload and itself, sets the
+limits, refuses ``import drills``, and runs the learner's code on every case, writing one
+JSON line per event to RESULT_FD, a pipe that print() cannot reach (stdout and stderr go to
+another pipe, which the parent shows capped).
+
+What the learner's code could reach by name holds nothing of the channel: the fd, the
+token and the writer live in closures made in ``main`` (no module global), and the harness
+calls only what it captured before the code ran, so replacing ``__main__.as_number`` or
+``os.write`` changes nothing. Every line carries the token and, for a case, its index;
+the parent rejects any other line (docs/coding.md, "What is and is not isolated").
 
 Standard library only, and little of it: start-up is most of the cost of a check. json
 and signal are not imported (about 9 and 5 ms here: json pulls in re, signal pulls in
@@ -27,8 +36,7 @@ except ImportError:  # not CPython
     import signal as signals  # type: ignore[no-redef]
 
 FILENAME = "solution.py"
-MAIN_PID = os.getpid()
-RESULT_FD = -1
+NO_DRILLS = "the checked function may not import drills"
 # Process-starting audit events (os.spawn* and pty.spawn go through os.fork).
 SPAWN_EVENTS = frozenset({"os.fork", "os.forkpty", "os.posix_spawn", "os.posix_spawnp",
                           "os.system", "subprocess.Popen"})
@@ -37,34 +45,69 @@ SPAWN_EVENTS = frozenset({"os.fork", "os.forkpty", "os.posix_spawn", "os.posix_s
 ESCAPES = {ord("\\"): "\\\\", ord('"'): '\\"', **{i: f"\\u{i:04x}" for i in range(32)}}
 
 
-def to_json(value: object) -> str:
-    """str, finite float, int or None; enough JSON for the events."""
-    if isinstance(value, str):
+def to_json(value: object, _str: type = str, _float: type = float, _type: type = type,
+            _int: type = int, _repr: object = float.__repr__, _irepr: object = int.__repr__,
+            _translate: object = str.translate) -> str:
+    """str, finite float, int or None; enough JSON for the events. The builtins it uses are
+    bound when the bootstrap loads, so learner code that replaces them changes nothing."""
+    if _type(value) is _str:
         value = value.encode("utf-8", "replace").decode("utf-8")  # lone surrogates
-        return '"' + value.translate(ESCAPES) + '"'
+        return '"' + _translate(value, ESCAPES) + '"'
     if value is None:
         return "null"
-    return repr(value)  # a finite float's repr is a JSON number
+    if _type(value) is _int:
+        return _irepr(value)
+    if _type(value) is not _float:
+        raise TypeError("an event holds str, float, int or None")
+    return _repr(value)  # a finite float's repr is a JSON number
 
 
-def send(event: dict) -> None:
-    """Write one event line. A process the learner's code forked never writes: it leaves."""
-    if os.getpid() != MAIN_PID:
-        os._exit(0)
-    body = ", ".join(f'"{key}": {to_json(value)}' for key, value in event.items())
-    data = ("{" + body + "}\n").encode()
-    while data:
-        data = data[os.write(RESULT_FD, data):]
+def make_channel(fd: int, token: str, pid: int) -> tuple[object, object]:
+    """``send(event)`` and ``finish(event, code)``, holding the fd and the token in their
+    closures, with every function they call captured now (before any learner code)."""
+    write, getpid, leave, encode = os.write, os.getpid, os._exit, str.encode
+    streams, quote = (sys.stdout, sys.stderr), to_json
+    head = '{"k": ' + quote(token) + ", "
+
+    def send(event: dict) -> None:
+        """Write one event line. A process the learner's code forked never writes: it leaves."""
+        if getpid() != pid:
+            leave(0)
+        body = ", ".join([f'"{key}": {quote(value)}' for key, value in event.items()])
+        data = encode(head + body + "}\n")
+        while data:
+            data = data[write(fd, data):]
+
+    def finish(event: dict, code: int = 0) -> None:
+        for stream in streams:
+            try:
+                stream.flush()
+            except BaseException:  # the learner may have closed or replaced it
+                pass
+        send(event)
+        leave(code)
+
+    return send, finish
 
 
-def finish(event: dict, code: int = 0) -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:  # the learner may have closed or replaced it
-            pass
-    send(event)
-    os._exit(code)
+class NoDrills:
+    """The first meta path finder: ``import drills`` (or any drills.*) is refused."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> None:
+        if name == "drills" or name.startswith("drills."):
+            raise ImportError(NO_DRILLS, name=name)
+        return None
+
+
+def hide_drills(hidden: str) -> None:
+    """Refuse drills' package: a finder first in sys.meta_path, and the directory that holds
+    drills dropped from sys.path when it is not a site-packages directory (an editable
+    install's source tree; a site-packages directory also holds the learner's numpy)."""
+    sys.meta_path.insert(0, NoDrills)
+    if hidden and os.path.basename(hidden) not in ("site-packages", "dist-packages"):
+        real = os.path.realpath(hidden)
+        sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != real]
 
 
 def one_line(text: str, cap: int = 300) -> str:
@@ -196,11 +239,15 @@ def cap_processes(allowed: int) -> None:
     sys.addaudithook(hook)
 
 
-def on_xcpu(signum: int, frame: object) -> None:
-    finish({"t": "cpu"}, 0)
+def run(payload: dict, send: object, finish: object) -> None:
+    """Load the learner's code and call it on every case. Everything called after the
+    code has run is a local bound here first: the learner's code can replace module
+    attributes (``__main__.as_number``, ``os.write``, ``marshal.loads``) to no effect."""
+    convert, explain, loads, exits = as_number, describe, marshal.loads, SystemExit
 
+    def on_xcpu(signum: int, frame: object) -> None:
+        finish({"t": "cpu"}, 0)
 
-def run(payload: dict) -> None:
     signals.signal(signals.SIGXCPU, on_xcpu)
     set_limits(payload["limits"])
     if payload["limits"]["processes"] is not None:
@@ -215,15 +262,16 @@ def run(payload: dict) -> None:
     except (ValueError, MemoryError, RecursionError) as exc:  # null bytes; deep nesting
         finish({"t": "syntax", "m": describe(exc)})
     namespace: dict = {"__name__": "solution"}
+    name, cases = payload["function"], payload["cases"]
+    del payload
     try:
         exec(code, namespace)
-    except SystemExit as exc:
+    except exits as exc:
         finish({"t": "exit", "code": repr(exc.code)})
     except MemoryError as exc:
-        finish({"t": "memory", "m": describe(exc)})
+        finish({"t": "memory", "m": explain(exc)})
     except BaseException as exc:
-        finish({"t": "import", "m": describe(exc, "at module level")})
-    name = payload["function"]
+        finish({"t": "import", "m": explain(exc, "at module level")})
     function = namespace.get(name)
     if function is None:
         defined = sorted(k for k, v in namespace.items()
@@ -234,28 +282,36 @@ def run(payload: dict) -> None:
         finish({"t": "missing", "m": f"{name} in {FILENAME} is {type_name(function)}, "
                                      "not a function"})
     send({"t": "loaded"})
-    for data in payload["cases"]:
-        args = marshal.loads(data)  # fresh objects: a case that mutates its input leaks nothing
+    for index, data in enumerate(cases):
+        args = loads(data)  # fresh objects: a case that mutates its input leaks nothing
         try:
-            value, error = as_number(function(*args))
-        except SystemExit as exc:
+            value, error = convert(function(*args))
+        except exits as exc:
             finish({"t": "exit", "code": repr(exc.code)})
         except MemoryError as exc:
-            finish({"t": "memory", "m": describe(exc)})
+            finish({"t": "memory", "m": explain(exc)})
         except BaseException as exc:
-            value, error = None, describe(exc)
-        send({"t": "case", "v": value} if error is None else {"t": "case", "e": error})
+            value, error = None, explain(exc)
+        send({"t": "case", "i": index, "v": value} if error is None
+             else {"t": "case", "i": index, "e": error})
     finish({"t": "done"})
 
 
 def main() -> None:
-    global RESULT_FD
-    RESULT_FD = int(sys.argv[1])
-    with open(sys.argv[2], "rb") as handle:
-        payload = marshal.load(handle)
-    os.remove(sys.argv[2])  # the learner's working directory starts empty
+    """Read the token and the payload, delete them and this file, then run: the fd, the
+    token and the channel are locals here and closures below, never module globals."""
+    result_fd, token_fd, payload_path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    token = os.read(token_fd, 64).decode("ascii")
+    os.close(token_fd)
+    send, finish = make_channel(result_fd, token, os.getpid())
+    del token, result_fd
     try:
-        run(payload)
+        with open(payload_path, "rb") as handle:
+            payload = marshal.load(handle)
+        for path in (payload_path, os.path.abspath(__file__)):
+            os.remove(path)  # the learner's working directory starts empty
+        hide_drills(sys.argv[4] if len(sys.argv) > 4 else "")
+        run(payload, send, finish)
     except BaseException as exc:  # a fault of the bootstrap itself (or of as_number)
         finish({"t": "crash", "m": describe(exc)}, 1)
 

@@ -20,11 +20,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from drills.runner import reaper
+from drills.runner.guard import Package, usage
 from drills.runner.outcome import Watch, verdict
 from drills.runner.results import DEFAULT_LIMITS, Limits, RunResult
 
 BOOT = Path(__file__).with_name("boot.py")
-PAYLOAD = ".drills-payload"  # the bootstrap deletes it before running any learner code
+BOOT_NAME = ".drills-boot.py"  # a copy in the temp dir; the bootstrap deletes it, and
+PAYLOAD = ".drills-payload"  # the payload, before running any learner code
+HIDDEN = str(Path(__file__).resolve().parents[2])  # the directory that holds drills/
+DISK_EVERY = 0.05  # seconds between measures of the temp dir while the child runs
+_BOOT_SOURCE: list[bytes] = []
 CHUNK = 1 << 16
 POLL = 0.01  # seconds between exit checks where there is no pidfd (macOS, old kernels)
 
@@ -45,6 +51,9 @@ def run_function(source: str, function: str, cases: Sequence[Sequence[Any]],
     if os.name != "posix":
         return RunResult("crashed", "The coding round runs on Linux and macOS only", (), "", 0.0)
     start = time.monotonic()
+    if not _BOOT_SOURCE:
+        _BOOT_SOURCE.append(BOOT.read_bytes())
+    package = Package()  # drills' files before the child can touch them
     workdir = tempfile.mkdtemp(prefix="drills-run-")
     try:
         payload = {"source": source, "function": function, "cases": texts,
@@ -52,7 +61,9 @@ def run_function(source: str, function: str, cases: Sequence[Sequence[Any]],
                               "file": limits.file_bytes, "processes": limits.processes}}
         with open(os.path.join(workdir, PAYLOAD), "wb") as handle:
             marshal.dump(payload, handle, 4)
-        return _supervise(python or sys.executable, workdir, limits, total, start)
+        with open(os.path.join(workdir, BOOT_NAME), "wb") as handle:
+            handle.write(_BOOT_SOURCE[0])
+        return _supervise(python or sys.executable, workdir, limits, total, start, package)
     finally:
         _remove(workdir)
 
@@ -66,60 +77,92 @@ def _environment(workdir: str) -> dict[str, str]:
             "MKL_NUM_THREADS": "1", "VECLIB_MAXIMUM_THREADS": "1"}
 
 
-def _supervise(python: str, workdir: str, limits: Limits, total: int,
-               start: float) -> RunResult:
+def _supervise(python: str, workdir: str, limits: Limits, total: int, start: float,
+               package: Package) -> RunResult:
     read_end, write_end = os.pipe()
+    token_read, token_write = os.pipe()
+    token = os.urandom(16).hex()  # the bootstrap reads it once and closes the pipe
+    os.write(token_write, token.encode())
+    os.close(token_write)
+    reaping = reaper.subreaper(True)
     try:
         # -I: no user site, no cwd on sys.path (a json.py there would shadow the stdlib);
         # the interpreter's own site-packages stay, so the learner's numpy imports (notes A).
         # -u: what was printed before a kill still reaches the pipe. pass_fds keeps the
-        # result pipe's number, so it goes in argv (notes A).
+        # pipes' numbers, so they go in argv (notes A).
         proc = subprocess.Popen(
-            [python, "-I", "-X", "utf8", "-u", str(BOOT), str(write_end),
-             os.path.join(workdir, PAYLOAD)],
+            [python, "-I", "-X", "utf8", "-u", os.path.join(workdir, BOOT_NAME),
+             str(write_end), str(token_read), os.path.join(workdir, PAYLOAD), HIDDEN],
             cwd=workdir, env=_environment(workdir), stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=(write_end,),
-            start_new_session=True)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            pass_fds=(write_end, token_read), start_new_session=True)
     except OSError as exc:
         os.close(read_end)
+        if reaping:
+            reaper.subreaper(False)
         return RunResult("crashed", f"Could not start {python}: {exc.strerror or exc}", (),
                          "", time.monotonic() - start)
     finally:
         os.close(write_end)
+        os.close(token_read)
     assert proc.stdout is not None
+    since = reaper.started(proc.pid) if reaping else None
     child = _Child(proc)
-    watch = Watch()
+    watch = Watch(token=token, total=total)
     killed: str | None = None
     streams = {proc.stdout.fileno(): watch.output, read_end: watch.results}
     try:
-        killed = _watch(child, streams, watch, limits, start + limits.wall_seconds)
+        killed = _watch(child, streams, watch, limits, start + limits.wall_seconds, workdir)
+        if killed in ("timeout", "case"):
+            watch.others = max(0, reaper.group_members(proc.pid) - 1)
     finally:
         # Always, also on KeyboardInterrupt here: Ctrl-C does not reach the child's new
         # session (notes A), and subprocess's own timeout kills only the child, not its
         # grandchildren (notes A). The leader is not reaped yet, so its pid, which is the
-        # group's id, cannot have been reused.
+        # group's id, cannot have been reused. Then what left the group (setsid) and was
+        # re-parented here goes too (reaper).
         _kill_group(proc.pid)
         returncode, cpu = child.reap()
+        if reaping:
+            reaper.sweep(proc.pid, since)
+            reaper.subreaper(False)
         _drain(streams)  # what was written before the kill (a last case line)
         proc.stdout.close()
         os.close(read_end)
+    watch.changed = package.changes()
+    if killed is None and usage(workdir, limits.disk_bytes) > limits.disk_bytes:
+        killed = "disk"  # the last case's files, written after the last measure
     return verdict(watch, killed, returncode, cpu, limits, total, time.monotonic() - start)
 
 
 def _watch(child: _Child, streams: dict, watch: Watch, limits: Limits,
-           deadline: float) -> str | None:
-    """Read both pipes until the child exits; "timeout" or "output" if the parent must
-    kill it first. Not waiting for EOF: a grandchild holding the pipes delays it (notes A)."""
+           deadline: float, workdir: str) -> str | None:
+    """Read both pipes until the child exits; "timeout", "case", "output", "disk" or
+    "forged" if the parent must kill it first. Not waiting for EOF: a grandchild holding
+    the pipes delays it (notes A)."""
+    measured = time.monotonic()
     while True:
-        remaining = deadline - time.monotonic()
+        now = time.monotonic()
+        remaining = deadline - now
         if remaining <= 0:
             return None if watch.terminal else "timeout"
+        if watch.case_started and watch.terminal is None:
+            left = watch.case_started + limits.case_seconds - now
+            if left <= 0:
+                return "case"
+            remaining = min(remaining, left)
+        if now - measured >= DISK_EVERY:
+            measured = now
+            if usage(workdir, limits.disk_bytes) > limits.disk_bytes:
+                return "disk"
         wait = list(streams) + ([child.pidfd] if child.pidfd is not None else [])
-        timeout = remaining if child.pidfd is not None else min(remaining, POLL)
+        timeout = min(remaining, DISK_EVERY) if child.pidfd is not None else min(remaining, POLL)
         ready, _, _ = select.select(wait, [], [], timeout)
         for fd in ready:
             if fd != child.pidfd and not _read(fd, streams):
                 del streams[fd]  # EOF
+        if (watch.terminal or {}).get("t") == "forged":
+            return "forged"
         if watch.printed > limits.output_bytes and watch.terminal is None:
             return "output"  # notes A: 1 GB of print() capped at 1 MiB and killed in 0.03 s
         if child.exited(child.pidfd in ready if child.pidfd is not None else None):

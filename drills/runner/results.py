@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 # Every status a RunResult can have, in the order a caller would usually test them.
 STATUSES = ("ok", "syntax", "missing", "import", "timeout", "cpu", "memory", "output",
-            "exit", "crashed")
+            "disk", "exit", "tampered", "crashed")
 
 
 @dataclass(frozen=True)
@@ -21,10 +21,17 @@ class Limits:
     """RLIMIT_CPU, rounded up to whole seconds; the hard limit is one second above it."""
     wall_seconds: float = 5.0
     """The parent kills the whole process group (SIGKILL) after this, start-up included."""
+    case_seconds: float = 2.0
+    """The wall clock of one case (from the end of loading or of the case before); past it
+    the parent kills the group, as for wall_seconds, and names this limit."""
     memory_bytes: int = 1 << 30
     """RLIMIT_AS (address space; not enforced on macOS). numpy with one thread needs ~100 MB."""
     file_bytes: int = 1 << 20
-    """RLIMIT_FSIZE: a write past it fails with OSError EFBIG (a case error)."""
+    """RLIMIT_FSIZE: a write past it fails with OSError EFBIG (a case error). Per file."""
+    disk_bytes: int = 8 << 20
+    """Every file in the check's temporary directory together (sizes, plus 4 KiB a file or
+    directory), measured by the parent while it runs and at the end; over it: "disk".
+    Writes outside that directory are not counted (docs/coding.md)."""
     output_bytes: int = 1 << 20
     """stdout + stderr together; over it the parent kills the group ("output")."""
     processes: int | None = 16
@@ -33,8 +40,8 @@ class Limits:
     Linux for a non-root user (root ignores RLIMIT_NPROC; the group kill still applies)."""
 
     def __post_init__(self) -> None:
-        for name in ("cpu_seconds", "wall_seconds", "memory_bytes", "file_bytes",
-                     "output_bytes"):
+        for name in ("cpu_seconds", "wall_seconds", "case_seconds", "memory_bytes",
+                     "file_bytes", "disk_bytes", "output_bytes"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"Limits.{name} must be positive, not {getattr(self, name)!r}")
         if self.processes is not None and self.processes < 0:
