@@ -261,3 +261,29 @@ def test_a_card_reviewed_again_since_is_left_as_it_is(drills_home):
         assert store.conn.execute(card).fetchall() == newer
         left = store.conn.execute("SELECT verdict FROM attempts").fetchall()
         assert left == [("correct",)]
+
+
+def test_undo_on_a_scenario_asks_its_step_again_and_carry_forward_follows(tmp_path):
+    """A step taken back is asked again; after the slip of step 1 is taken back and answered
+    right, step 3 is graded against the right numbers (correct, not consistent)."""
+    from tests import ndcg_reference as ref
+    from tests.test_scenario_session import PACK, POOL, RANKED, K
+    from tests.test_scenario_session import session as scenario
+
+    path = tmp_path / "scn.yaml"
+    path.write_text(PACK, encoding="utf-8")
+    s = scenario(path, "chain-1", "plain-1")
+    s.start()
+    dcg, idcg = ref.dcg(RANKED, K), ref.idcg(RANKED, POOL, K)
+    s.submit(f"{ref.dcg(RANKED, K, 'linear'):.4f}")  # step 1: the linear-gain slip
+    s.submit(f"{idcg:.4f}")
+    events = s.submit(":undo")
+    (undone,) = of(events, Undone)
+    assert render(undone, Style()) == "Took back your answer to question 1, step 2."
+    assert of(events, QuestionShown)[0].question.part.step == 2
+    s.submit(":undo")
+    assert s.current().part.step == 1 and s.records == []
+    s.submit(f"{dcg:.4f}")
+    s.submit(f"{idcg:.4f}")
+    s.submit(f"{dcg / idcg:.4f}")
+    assert [r.verdict for r in s.records] == ["correct", "correct", "correct"]
