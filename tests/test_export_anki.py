@@ -71,12 +71,15 @@ def read_apkg(path: Path) -> dict:
 
 
 def plain(field: str) -> str:
-    """A field's text as read on the card: tags dropped, entities decoded, spaces collapsed."""
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", field.replace("<br>", "\n"))).split())
+    """A field's text as read on the card: tags dropped (inline code's without a space),
+    entities decoded, spaces collapsed."""
+    field = re.sub(r"</?code>", "", field.replace("<br>", "\n"))
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", field)).split())
 
 
 def words(text: str) -> str:
-    return " ".join(text.split())
+    """Pack text as the card shows it: spaces collapsed, inline code without its backticks."""
+    return " ".join(text.replace("`", "").split())
 
 
 @lru_cache(maxsize=1)
@@ -495,3 +498,75 @@ def test_anki_itself_imports_the_deck_and_updates_an_edited_note(test_pack, tmp_
         assert "drills::anki-test::anki-html" in {d.name for d in col.decks.all_names_and_ids()}
     finally:
         col.close()
+
+
+FLOW_PACK = """\
+pack:
+  name: anki-flow
+  version: "1.0.0"
+  description: Hard-wrapped prose, lists and inline code for the Anki export.
+questions:
+  - id: af-concept
+    topic: anki-flow
+    kind: concept
+    difficulty: easy
+    hints: []
+    prompt: |
+      Why does `ndcg_score` in scikit-learn give tied scores the mean gain of their block
+      rather than keep the input order?
+    model_answer: |
+      It averages the gains of a tied block, so the order of the input cannot change
+      the score. Two things follow:
+      - a tie between a grade-3 and a grade-0 document scores
+        between the two orders
+      - `ignore_ties=True` keeps the input order instead
+
+      A second paragraph with ``a `tick` inside`` and a stray ` backtick.
+    key_points:
+      - "the mean gain over the tied block: `x < y`"
+    explanation: |
+      DCG with the tie averaged, by hand:
+      DCG  = 3/2 + 3/2 / log2(3) = 2.4464
+      IDCG = 3 + 0 = 3
+"""
+# Each field as its HTML should read, written out by hand from the YAML above.
+FLOW_FIELDS = {
+    "Question": ("Why does <code>ndcg_score</code> in scikit-learn give tied scores the mean gain "
+                 "of their block rather than keep the input order?"),
+    "ModelAnswer": ("It averages the gains of a tied block, so the order of the input cannot change "
+                    "the score. Two things follow:"
+                    "<br>- a tie between a grade-3 and a grade-0 document scores between the two orders"
+                    "<br>- <code>ignore_ties=True</code> keeps the input order instead"
+                    "<br><br>A second paragraph with <code>a &#96;tick&#96; inside</code> and a stray "
+                    "backtick."),
+    "KeyPoints": "<ul><li>the mean gain over the tied block: <code>x &lt; y</code></li></ul>",
+    "Explanation": ("DCG with the tie averaged, by hand:<br>DCG  = 3/2 + 3/2 / log2(3) = 2.4464"
+                    "<br>IDCG = 3 + 0 = 3"),
+}
+
+
+def test_fields_are_reflowed_with_inline_code_and_no_raw_backtick(tmp_path):
+    pack = tmp_path / "pack" / "anki-flow.yaml"
+    pack.parent.mkdir()
+    pack.write_text(FLOW_PACK, encoding="utf-8")
+    result = export("--pack", str(pack), "-o", str(tmp_path / "f.apkg"))
+    assert result.exit_code == 0, result.output
+    (note,) = read_apkg(tmp_path / "f.apkg")["notes"]
+    for name, html_text in FLOW_FIELDS.items():
+        assert note["fields"][name] == html_text, name
+
+
+def test_no_field_of_the_bank_breaks_a_sentence_or_shows_a_backtick(bank):
+    """Outside code blocks (<pre>), no field has a raw backtick, and no <br> falls between a
+    word ending in a lowercase letter (or a comma) and one starting in lowercase, the mark
+    of a YAML line joined back into its sentence; inline code became <code>."""
+    broken, ticks, code = [], [], 0
+    for n in bank["notes"]:
+        for name, value in n["fields"].items():
+            text = re.sub(r"<pre>.*?</pre>", "", value, flags=re.S)
+            code += text.count("<code>")
+            if "`" in text:
+                ticks.append((n["guid"], name))
+            broken += [(n["guid"], name, m.group(0)) for m in re.finditer(r"[a-z,]<br>[a-z]", text)]
+    assert not ticks and not broken, (ticks[:5], broken[:5])
+    assert code > 20  # the coding pack's prompts name their arguments in backticks

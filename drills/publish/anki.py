@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import html
 import os
 import re
 import stat
@@ -31,7 +30,7 @@ from drills.generators import instantiate as drawing  # called through the modul
 from drills.grading.reference import reference
 from drills.grading.solution import worked_for
 from drills.model import LETTERS, Question
-from drills.publish.worksheet import logical_lines
+from drills.publish.anki_text import clean, esc, flowing, pre
 
 ROOT = "drills"
 DEFAULT_VARIANTS = 3
@@ -80,13 +79,10 @@ pre { font-family: Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 14
 .right { color: #2e7d32; }
 .wrong { color: #c62828; }
 .explanation { margin-top: 0.8em; }
+code { font-family: Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 0.9em;
+       background: rgba(127,127,127,0.12); padding: 0 0.2em; border-radius: 3px; }
 .source { margin-top: 1em; color: #888; font-size: 12px; }
 """
-
-# C0 controls but newline and tab, DEL, C1, bidi and zero-width controls, BOM, lone surrogates.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e"
-                      "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]")
-
 
 class ExportError(ValueError):
     """A question that cannot become a note (a generator that fails for a seed)."""
@@ -102,25 +98,6 @@ class AnkiNote:
     key: tuple[str, ...]  # genanki.guid_for(*key)
     tags: tuple[str, ...]
     origin: str  # the kind written in the pack: numeric, choice, ..., generated, scenario
-
-
-def clean(text: str) -> str:
-    """Text with control characters removed, line ends as newlines and tabs as spaces."""
-    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).expandtabs(4)
-
-
-def esc(text: str) -> str:
-    """Pack text for a field: escaped (``<k>`` stays text), newlines as ``<br>``."""
-    return html.escape(clean(text).strip("\n"), quote=False).replace("\n", "<br>")
-
-
-def prose(text: str) -> str:
-    """A prompt: the lines a YAML author broke mid-sentence joined (a phone wraps them)."""
-    return esc("\n".join(logical_lines(clean(text))))
-
-
-def pre(text: str) -> str:
-    return f"<pre>{esc(text)}</pre>" if text.strip() else ""
 
 
 def tag(text: str) -> str:
@@ -143,10 +120,10 @@ def _front(q: Question, scenario: Question | None = None) -> str:
     head = ""
     if scenario is not None and q.part is not None:
         setup = q.part.setup or scenario.prompt
-        head = (f'<div class="setup">{prose(setup)}</div>'
+        head = (f'<div class="setup">{flowing(setup)}</div>'
                 f'<div class="step">Step {q.part.step}/{q.part.of}</div>')
     code = code_lines(q)
-    return head + prose(q.prompt) + (pre("\n".join(code).strip("\n")) if code else "")
+    return head + flowing(q.prompt) + (pre("\n".join(code).strip("\n")) if code else "")
 
 
 def _numeric(q: Question) -> tuple[str, ...]:
@@ -155,23 +132,23 @@ def _numeric(q: Question) -> tuple[str, ...]:
     unit = f" {q.unit}" if q.unit else ""
     worked = worked_for(q)
     return (esc(exact + unit), esc(value + unit) if value != exact else "",
-            pre(worked) if worked else "", esc(q.prose))
+            pre(worked) if worked else "", flowing(q.prose))
 
 
 def _choice(q: Question) -> tuple[str, ...]:
-    options = "".join(f'<div class="option"><b>{LETTERS[i]})</b> {esc(o.text)}</div>'
+    options = "".join(f'<div class="option"><b>{LETTERS[i]})</b> {flowing(o.text)}</div>'
                       for i, o in enumerate(q.options))
-    right = "<br>".join(f"{LETTERS[i]}) {esc(o.text)}" for i, o in enumerate(q.options) if o.correct)
+    right = "<br>".join(f"{LETTERS[i]}) {flowing(o.text)}" for i, o in enumerate(q.options) if o.correct)
     notes = "".join(
         f'<div class="note {"right" if o.correct else "wrong"}"><b>{LETTERS[i]}) '
-        f'{"right" if o.correct else "wrong"}:</b> {esc(o.explanation or "")}</div>'
+        f'{"right" if o.correct else "wrong"}:</b> {flowing(o.explanation or "")}</div>'
         for i, o in enumerate(q.options))
-    return options, right, notes, esc(q.prose)
+    return options, right, notes, flowing(q.prose)
 
 
 def _concept(q: Question) -> tuple[str, ...]:
-    points = "".join(f"<li>{esc(p)}</li>" for p in q.key_points)
-    return esc(q.model_answer or ""), f"<ul>{points}</ul>" if points else "", esc(q.prose)
+    points = "".join(f"<li>{flowing(p)}</li>" for p in q.key_points)
+    return flowing(q.model_answer or ""), f"<ul>{points}</ul>" if points else "", flowing(q.prose)
 
 
 def _code(q: Question, pack: str) -> tuple[str, ...]:
@@ -180,7 +157,7 @@ def _code(q: Question, pack: str) -> tuple[str, ...]:
                  + pre(f"drills code check FILE --question {q.id}"))
     else:  # a scenario's code step is checked inside its scenario
         check = "Answer this step in a session:" + pre(f"drills practice --pack {pack}")
-    return check, esc(q.prose)
+    return check, flowing(q.prose)
 
 
 def _fields(q: Question, front: str, source: str, pack: str) -> tuple[str, ...]:
