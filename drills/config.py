@@ -56,6 +56,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "profile": {
         "learner": Key(str, "your name in history exports (default: the login name)"),
     },
+    "code": {
+        "python": Key(str, "the Python 3.10+ that runs your code in the coding round "
+                           "(default: drills' own)"),
+    },
 }
 LEARNER_WIDTH = 80  # characters of a learner's name kept in an export
 
@@ -86,6 +90,10 @@ STARTER = """\
 
 [profile]
 # learner = "Ada"        # your name in `drills history export` (default: the login name)
+
+[code]
+# python = "~/venvs/ml/bin/python"  # run your code in the coding round under this Python
+#                                   # 3.10+, with its numpy, pandas, scikit-learn
 """
 
 

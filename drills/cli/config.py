@@ -21,6 +21,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
                 "pager": "$PAGER, else less -R -X -F"},
     "review": {"daily_limit": "no limit"},
     "profile": {"learner": "the login name"},
+    "code": {"python": "drills' own (with numpy)"},
 }
 
 

@@ -2,7 +2,8 @@
 
 The child is ``python -I`` (``process.py``): the standard library and the interpreter's own
 site-packages, never the user site (``pip install --user``) nor the current directory. So
-what it offers is what is installed in the environment drills runs from. This module looks
+what it offers is what is installed in the environment drills runs from (numpy comes with
+drills), or, under ``--python PATH`` / ``[code] python``, what that interpreter has. This module looks
 there (never importing anything) for the data libraries people reach for, so a
 ``ModuleNotFoundError`` can say truthfully which of them are there.
 """
@@ -27,8 +28,9 @@ def _installed(module: str) -> bool:
 def offered(python: str | None = None) -> str:
     """One sentence: what the runner's ``python`` (default: drills' own) can import."""
     if python is not None and python != sys.executable:
-        return (f"The runner offers what {python} can import: its standard library and the "
-                "packages installed for it.")
+        return (f"The runner offers what {python} can import (you chose it with --python or "
+                "[code] python): its standard library and the packages installed for it "
+                f"(`{python} -m pip install NAME`); drills' own environment is not used.")
     have = [name for module, name in LIBRARIES.items() if _installed(module)]
     where = f"drills' own environment ({sys.prefix})"
     if have:
@@ -41,4 +43,7 @@ def offered(python: str | None = None) -> str:
         among = f"none of {', '.join(LIBRARIES.values())} is installed there"
     return (f"The runner offers Python's standard library and the packages installed in "
             f"{where}: {among}. Install a package into that environment to use it (under "
-            "pipx: `pipx inject drills NAME`); a `pip install --user` package is not seen.")
+            "pipx: `pipx inject drills NAME`; a `pip install --user` package is not seen), "
+            "or run your code under your own Python 3.10+ with its own libraries: "
+            "`drills code check FILE --question ID --python PATH`, or `[code] python = "
+            "\"PATH\"` in config.toml.")

@@ -49,11 +49,26 @@ class CodeGroup(click.Group):
         return super().resolve_command(ctx, args)
 
 
+PYTHON_HELP = ("Run your code under this Python 3.10+ (with its own numpy, pandas, "
+               "scikit-learn); default: [code] python in config.toml, else drills' own.")
+
+
+def _python(path: str | None) -> None:
+    """Choose the interpreter of the learner's code, or fail (exit 2) saying why."""
+    from drills.cli.quiz.code_grader import PythonError, choose_python  # lazy: to check only
+
+    try:
+        choose_python(path)
+    except PythonError as exc:
+        fail(str(exc))
+
+
 @click.group(cls=CodeGroup, invoke_without_command=True)
 @click.option("--list", "as_list", is_flag=True, help="List the coding questions (the default).")
 @click.option("--json", "as_json", is_flag=True, help="With --list: one JSON array.")
+@click.option("--python", "python", metavar="PATH", help=PYTHON_HELP)
 @click.pass_context
-def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
+def code(ctx: click.Context, as_list: bool, as_json: bool, python: str | None) -> None:
     """The coding round: implement a metric, graded on hidden cases, the bug named.
 
     \b
@@ -62,6 +77,7 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
       drills code coding.ndcg-at-k        # write it in $EDITOR (or type it)
       drills code check f.py --question coding.ndcg-at-k --examples
       drills code check f.py --question coding.ndcg-at-k --json
+      drills code check f.py --question coding.ndcg-at-k --python ~/venv/bin/python
     A check runs the visible examples and the hidden cases and is recorded in
     your history (`drills stats`); --examples runs the examples alone, unrecorded.
     Exit codes: 0 all cases pass (or a list), 1 a case failed, 2 bad input.
@@ -69,6 +85,7 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
     if ctx.invoked_subcommand is not None:
         if as_list or as_json:
             fail("--list and --json go before no subcommand: drills code --list --json")
+        ctx.meta["drills.code.python"] = python
         return
     questions = _code_questions()
     if as_json:
@@ -98,11 +115,14 @@ def code(ctx: click.Context, as_list: bool, as_json: bool) -> None:
 
 @code.command("open", hidden=True)
 @click.argument("question_id")
-def open_question(question_id: str) -> None:
+@click.option("--python", "python", metavar="PATH", help=PYTHON_HELP)
+@click.pass_context
+def open_question(ctx: click.Context, question_id: str, python: str | None) -> None:
     """Open question QUESTION_ID in your editor (or type it), then check it and record it."""
     from drills.cli.store_access import open_store  # lazy: the history, only to record a check
 
     q = _find(question_id)
+    _python(python or ctx.meta.get("drills.code.python"))
     store = open_store()  # before the writing: a history that cannot be opened is said at once
     try:
         start = time.monotonic()
@@ -158,7 +178,10 @@ def _written(question: Any) -> str | None:
               help="Run only the question's visible examples (not recorded), as a run before "
                    "submitting.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def check(file: Path, question_id: str, examples: bool, as_json: bool) -> None:
+@click.option("--python", "python", metavar="PATH", help=PYTHON_HELP)
+@click.pass_context
+def check(ctx: click.Context, file: Path, question_id: str, examples: bool, as_json: bool,
+          python: str | None) -> None:
     """Grade FILE's function for question ID on its examples and hidden cases, and record it.
 
     With --examples, run it on the visible examples alone and record nothing.
@@ -166,6 +189,7 @@ def check(file: Path, question_id: str, examples: bool, as_json: bool) -> None:
     from drills.coding.text import SourceError, source_text  # lazy: only to check a file
 
     q = _find(question_id)
+    _python(python or ctx.meta.get("drills.code.python"))
     shown = visible(str(file))
     try:
         if not file.is_file():
