@@ -199,3 +199,63 @@ def test_instantiating_lives_with_the_generators_and_plan_uses_it():
     assert (plan_module.instantiate, plan_module.item_rng, plan_module.GenerationError) == (
         drawn.instantiate, drawn.item_rng, drawn.GenerationError)
     assert instantiate is drawn.instantiate and GenerationError.__module__ == drawn.__name__
+
+
+# --- the questions of the last sessions, and a first session (issue 23, points 5 and 6) ----------
+
+FIXED_IDS = [q.id for q in BANK if q.kind != "generated"]  # 8 fixed questions
+
+
+def test_recent_questions_come_last_and_only_once_the_others_run_out():
+    recent = frozenset(FIXED_IDS[:5])
+    for seed in range(20):
+        items = plan(BANK, seed=seed, count=3, topics=("conventions", "ndcg-vs-mrr"), recent=recent)
+        # conventions + ndcg-vs-mrr: fixed-0..5 and choice-1; 0..4 recent, so 2 are not
+        assert [q.id for q in items][:2] and {q.id for q in items[:2]} == {"fixed-5", "choice-1"}
+        assert items[2].id in recent  # the pool ran out: one comes back
+        again = plan(list(reversed(BANK)), seed=seed, count=3, topics=("conventions", "ndcg-vs-mrr"),
+                     recent=set(recent))
+        assert again == items  # the same seed and recent set: the same plan, any load order
+    # the whole bank asked: the same questions, the recent ones last
+    whole = plan(BANK, seed=4, count=len(BANK), recent=recent)
+    assert sorted(q.id for q in whole) == sorted(q.id for q in BANK)
+    assert {q.id for q in whole[-5:]} == recent
+
+
+def test_a_mock_leaves_recent_questions_for_later():
+    recent = frozenset(FIXED_IDS[:4])
+    for seed in range(20):
+        items = mock_plan(BANK, seed, 4, recent)
+        ids = {q.id for q in items}
+        fresh = {i for i in FIXED_IDS if i not in recent}
+        assert not ids & recent or fresh <= ids  # recent only once the fresh ones are all in
+        assert mock_plan(BANK, seed, 4, recent) == items
+
+
+def test_weighted_plan_leaves_recent_questions_for_later():
+    recent = frozenset(["fixed-0", "fixed-1", "fixed-2"])
+    items = weighted_plan(BANK, seed=2, count=2, weights={"conventions": 1.0}, recent=recent)
+    assert {q.id for q in items}.isdisjoint(recent)
+
+
+LEVELS = [fixed(100 + i, "mixed", d) for i, d in enumerate(["hard"] * 6 + ["medium"] * 6 + ["easy"] * 4)]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_first_session_plan_is_half_easy_and_starts_easy(seed):
+    items = plan(LEVELS, seed=seed, count=6, easy_first=True)
+    levels = [q.difficulty for q in items]
+    assert levels[:3] == ["easy"] * 3  # half of 6, from the 4 easy questions
+    rank = {"easy": 0, "medium": 1, "hard": 2}
+    assert [rank[d] for d in levels] == sorted(rank[d] for d in levels)
+    assert plan(LEVELS, seed=seed, count=6, easy_first=True) == items  # reproducible (resume)
+    short = plan(LEVELS, seed=seed, count=10, easy_first=True)
+    assert [q.difficulty for q in short][:4] == ["easy"] * 4  # only 4 easy: all of them first
+
+
+def test_repeated_counts_the_recent_items_of_a_plan():
+    from drills.quiz.plan import repeated
+
+    items = plan(BANK, seed=1, count=8, topics=("conventions",))
+    assert repeated(items, frozenset()) == 0
+    assert repeated(items, frozenset(["fixed-0", "fixed-3", "gen-ndcg-hand", "nope"])) == 2

@@ -12,7 +12,7 @@ cache, so this costs the launch almost nothing).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import replace
 from itertools import islice
 from typing import Any
@@ -22,7 +22,7 @@ from drills.generators.instantiate import (  # noqa: F401 - GenerationError re-e
     instantiate,
     item_rng,
 )
-from drills.model import LETTERS, Question
+from drills.model import DIFFICULTIES, LETTERS, Question
 from drills.packs.leaks import Guard
 
 
@@ -37,10 +37,34 @@ def select(
 
 
 def _ordered(questions: Sequence[Question], seed: int, topics: Sequence[str] = (),
-             difficulty: str | None = None) -> list[Question]:
+             difficulty: str | None = None, recent: Collection[str] = ()) -> list[Question]:
+    """The matching questions shuffled by ``seed``, those in ``recent`` (ids answered in the
+    learner's last sessions) moved to the end in their shuffled order: asked again only once
+    the others run out."""
     order = select(questions, topics=topics, difficulty=difficulty)
     random.Random(seed).shuffle(order)
+    if recent:
+        order = [q for q in order if q.id not in recent] + [q for q in order if q.id in recent]
     return order
+
+
+def _easy_first(order: Sequence[Question], count: int) -> list[Question]:
+    """``order`` with its first easy questions, up to half of ``count`` (rounded up), moved to
+    the front: a first session's plan."""
+    easy = [q for q in order if q.difficulty == "easy"][: (count + 1) // 2]
+    taken = {id(q) for q in easy}
+    return easy + [q for q in order if id(q) not in taken]
+
+
+def ramp(items: Sequence[Question]) -> list[Question]:
+    """Easy first, then medium, then hard; the seeded order kept within each."""
+    rank = {d: i for i, d in enumerate(DIFFICULTIES)}
+    return sorted(items, key=lambda q: rank.get(q.difficulty, len(rank)))
+
+
+def repeated(items: Sequence[Question], recent: Collection[str]) -> int:
+    """How many planned items were answered in the last sessions (the pool ran out)."""
+    return sum(1 for q in items if q.id in recent)
 
 
 def _walk(order: Sequence[Question], seed: int, guard: Guard) -> Iterator[tuple[Question, Question]]:
@@ -82,6 +106,8 @@ def plan(
     count: int,
     topics: Sequence[str] = (),
     difficulty: str | None = None,
+    recent: Collection[str] = (),
+    easy_first: bool = False,
 ) -> list[Question]:
     """``count`` concrete questions for ``seed``.
 
@@ -90,24 +116,33 @@ def plan(
     with fresh variants. With no generated template among the matches the plan stops
     when the fixed questions run out, so it can be shorter than ``count``. Two questions
     of which one states the other's answer never share a plan: the later one is passed over.
+    ``recent``: ids answered in the last sessions, drawn only when the others run out.
+    ``easy_first`` (a first session): up to half the plan from the easy questions, and the
+    plan ordered easy, medium, hard. The same arguments always give the same plan.
     """
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
     guard = Guard()
-    return _take(_walk(_ordered(questions, seed, topics, difficulty), seed, guard), count, guard)
+    order = _ordered(questions, seed, topics, difficulty, recent)
+    if easy_first:
+        order = _easy_first(order, count)
+    items = _take(_walk(order, seed, guard), count, guard)
+    return ramp(items) if easy_first else items
 
 
 def weighted_plan(questions: Sequence[Question], seed: int, count: int,
-                  weights: dict[str, float], difficulty: str | None = None) -> list[Question]:
+                  weights: dict[str, float], difficulty: str | None = None,
+                  recent: Collection[str] = ()) -> list[Question]:
     """``count`` items whose topics are drawn by ``weights`` (topic -> weight > 0), each
-    topic's share then planned as ``plan`` would (``drills practice --adaptive``); no two
-    items, of any topics, where one states the other's answer."""
+    topic's share then planned as ``plan`` would (``drills practice --adaptive``, ``recent``
+    last); no two items, of any topics, where one states the other's answer."""
     topics = sorted(weights)
     if not topics:
         return []
     draws = random.Random(f"{seed}:adaptive").choices(topics, [weights[t] for t in topics], k=count)
     guard = Guard()
-    walks = {t: _walk(_ordered(questions, seed, (t,), difficulty), seed, guard) for t in sorted(set(draws))}
+    walks = {t: _walk(_ordered(questions, seed, (t,), difficulty, recent), seed, guard)
+             for t in sorted(set(draws))}
     items: list[Question] = []
     for t in draws:
         pulled = next(walks[t], None)
@@ -117,11 +152,12 @@ def weighted_plan(questions: Sequence[Question], seed: int, count: int,
     return items
 
 
-def mock_plan(questions: Sequence[Question], seed: int, count: int) -> list[Question]:
+def mock_plan(questions: Sequence[Question], seed: int, count: int,
+              recent: Collection[str] = ()) -> list[Question]:
     """An interview mix: about half hand computation, a quarter 'why' questions (concept),
     a quarter conventions, and a scenario (follow-up chain) in place of a hand computation per
     8 questions; topped up from everything when a pack lacks a group. No two items where one
-    states the other's answer."""
+    states the other's answer; ``recent`` ids only once a group's others run out."""
     groups = [
         [q for q in questions if q.kind in ("numeric", "generated") and q.topic != "conventions"],
         [q for q in questions if q.kind == "concept"],
@@ -137,10 +173,10 @@ def mock_plan(questions: Sequence[Question], seed: int, count: int) -> list[Ques
     items: list[Question] = []
     for group, n in zip(groups, shares, strict=True):
         if group and n:
-            items += _take(_walk(_ordered(group, seed), seed, guard), n, guard)
+            items += _take(_walk(_ordered(group, seed, recent=recent), seed, guard), n, guard)
     if len(items) < count:
         seen = {q.id for q in items}
-        walk = _walk(_ordered(questions, seed + 1), seed + 1, guard)
+        walk = _walk(_ordered(questions, seed + 1, recent=recent), seed + 1, guard)
         for question, item in islice(walk, count):  # the first ``count`` of that plan, as before
             if len(items) >= count:
                 break

@@ -194,6 +194,27 @@ def recent_topics(store: Handle, recent: int = RECENT_ATTEMPTS) -> dict[str, dic
     return {topic: {"attempts": n, "correct": c, "misses": float(m)} for topic, n, c, m in rows}
 
 
+RECENT_SESSIONS = 3  # a question answered in the learner's last sessions ...
+RECENT_HOURS = 24  # ... or in the last day is not planned again while others are left
+
+
+@recovering
+def recent_questions(store: Handle, now: datetime | None = None,
+                     sessions: int = RECENT_SESSIONS, hours: float = RECENT_HOURS) -> set[str]:
+    """The ids of the fixed questions (a scenario's id for its steps) answered in the last
+    ``sessions`` sessions or the last ``hours`` before ``now``: practice and mock plan them
+    only once the others run out. A generated question is never one: each draw is new."""
+    now = now or datetime.now(timezone.utc)
+    since = utc_text(now - timedelta(hours=hours))
+    rows = store.conn.execute(
+        "SELECT DISTINCT coalesce(scenario, question_id) FROM attempts "
+        "WHERE coalesce(generator, '') = '' AND (answered_at >= ? OR session_id IN "
+        "(SELECT id FROM sessions AS s WHERE EXISTS (SELECT 1 FROM attempts "
+        "WHERE session_id = s.id) ORDER BY started_at DESC, id DESC LIMIT ?))",
+        (since, sessions))
+    return {str(qid) for (qid,) in rows}
+
+
 @recovering
 def topic_weights(store: Handle, topics: Iterable[str], recent: int = RECENT_ATTEMPTS
                   ) -> dict[str, float]:

@@ -20,8 +20,8 @@ from drills.cli.completion import complete_packs
 from drills.cli.errors import Exit, fail
 from drills.display import Style, display_width
 from drills.generators.instantiate import GenerationError, instantiate, item_rng
-from drills.model import DIFFICULTIES, Question
-from drills.quiz.plan import plan
+from drills.model import Question
+from drills.quiz.plan import plan, repeated
 from drills.safetext import plural
 
 WELCOME = (
@@ -34,12 +34,64 @@ WELCOME = (
 
 
 def plan_items(questions: Sequence[Question], seed: int, count: int, topics: Sequence[str],
-               difficulty: str | None) -> list[Question]:
+               difficulty: str | None, recent: Sequence[str] = (),
+               easy_first: bool = False) -> list[Question]:
     """The planner's pick for a quiz, or one line and exit 1 when it cannot draw them."""
     try:
-        return plan(questions, seed=seed, count=count, topics=tuple(topics), difficulty=difficulty)
+        return plan(questions, seed=seed, count=count, topics=tuple(topics), difficulty=difficulty,
+                    recent=frozenset(recent), easy_first=easy_first)
     except GenerationError as exc:
         fail(str(exc), Exit.FAILED)
+
+
+@dataclass(frozen=True)
+class History:
+    """What a new session's plan takes from the history: ``recent``, the questions answered
+    in the last sessions (planned only once the others run out), and ``easy_first``."""
+
+    recent: list[str]
+    easy_first: bool
+
+
+def planning_history(store: Any, mode: str, seed: int | None, first: bool) -> History:
+    """The history a plan for ``seed`` is made with, so that a seed reproduces a session.
+
+    ``--seed`` given and a ``mode`` session with that seed already in the history: that
+    session's own (its options keep them), so the same questions come back. Otherwise the
+    recent questions as of now (``drills.store.progress.recent_questions``), and a first
+    session (``first``) starts easy.
+    """
+    from drills.store.progress import recent_questions  # lazy: only to plan a new session
+
+    def read() -> History:
+        if seed is not None:
+            row = store.conn.execute(
+                "SELECT options FROM sessions WHERE mode = ? AND seed = ? AND json_valid(options) "
+                "ORDER BY id DESC LIMIT 1", (mode, seed)).fetchone()
+            if row is not None:
+                opts = json.loads(row[0])
+                opts = opts if isinstance(opts, dict) else {}
+                kept = opts.get("recent")
+                ids = [str(i) for i in kept] if isinstance(kept, list) else []
+                return History(ids, opts.get("ramp") == EASY_FIRST)
+        return History(sorted(recent_questions(store)), first)
+
+    try:
+        return store.reading(read)
+    except Exception:  # noqa: BLE001 - a history that cannot be read plans as a fresh one
+        return History([], first)
+
+
+EASY_FIRST = "easy-first"  # options["ramp"] of a first session planned easy first
+
+
+def repeat_note(items: Sequence[Question], recent: Sequence[str]) -> str | None:
+    """``2 of these 10 questions were answered in your last sessions: ...`` or None."""
+    n = repeated(items, frozenset(recent))
+    if not n:
+        return None
+    return (f"{n} of these {len(items)} questions {'was' if n == 1 else 'were'} answered in your "
+            "last sessions: too few others match these options, so they came back.")
 
 
 def quiz_options(fn: Any) -> Any:
@@ -78,12 +130,6 @@ def first_run(store: Any) -> bool:
         return bool(store.reading(read))
     except Exception:  # noqa: BLE001 - a welcome is never worth an error
         return False
-
-
-def ramp(items: Sequence[Question]) -> list[Question]:
-    """Easy first, then medium, then hard; the seeded order kept within each."""
-    rank = {d: i for i, d in enumerate(DIFFICULTIES)}
-    return sorted(items, key=lambda q: rank.get(q.difficulty, len(rank)))
 
 
 @dataclass(frozen=True)

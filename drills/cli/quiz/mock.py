@@ -14,7 +14,7 @@ import click
 from drills.cli.catalog import load_questions
 from drills.cli.errors import Exit, fail
 from drills.cli.options import MAX_MINUTES, check_count, check_seconds, check_seed, pick_seed
-from drills.cli.quiz.flow import quiz_options
+from drills.cli.quiz.flow import planning_history, quiz_options, repeat_note
 from drills.cli.quiz.run import FEEDBACK_ALIASES, run_quiz
 from drills.cli.store_access import open_store
 from drills.generators.instantiate import GenerationError
@@ -23,9 +23,10 @@ from drills.quiz.plan import mock_plan
 from drills.quiz.timing import mock_limits
 
 
-def mock_items(questions: Sequence[Question], seed: int, count: int) -> list[Question]:
+def mock_items(questions: Sequence[Question], seed: int, count: int,
+               recent: Sequence[str] = ()) -> list[Question]:
     try:
-        return mock_plan(questions, seed, count)
+        return mock_plan(questions, seed, count, frozenset(recent))
     except GenerationError as exc:
         fail(str(exc), Exit.FAILED)
 
@@ -57,13 +58,16 @@ def mock(minutes: float | None, count: int, per_question: float | None, feedback
         fail(f"unknown --feedback {feedback!r} (choices: end, brief, full)")
     store = open_store()
     questions = load_questions(packs, ())
+    # the questions of the last sessions left for later (for a --seed used before: its own)
+    recent = planning_history(store, "mock", seed, False).recent
     seed = pick_seed(seed)
-    items = mock_items(questions, seed, count)
+    items = mock_items(questions, seed, count, recent)
     if not items:
         fail("no questions for a mock interview in those packs", Exit.FAILED)
     limits = None if per_question is not None else mock_limits(items, minutes)
     options = {"count": count, "minutes": minutes, "per_question": per_question or "by kind",
-               "feedback": feedback, "packs": list(packs)}
+               "feedback": feedback, "packs": list(packs), "recent": recent}
     raise SystemExit(run_quiz(items, mode="mock", seed=seed, store=store, options=options,
                               transcript=transcript, per_question=per_question, minutes=minutes,
-                              feedback=feedback, limits=limits))
+                              feedback=feedback, limits=limits,
+                              after_summary=repeat_note(items, recent)))

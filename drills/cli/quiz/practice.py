@@ -25,11 +25,13 @@ from drills.cli.options import (
     tolerance_option,
 )
 from drills.cli.quiz.flow import (
+    EASY_FIRST,
     first_run,
     last_unfinished,
     plan_items,
+    planning_history,
     quiz_options,
-    ramp,
+    repeat_note,
     shortfall,
     welcome_text,
 )
@@ -38,7 +40,7 @@ from drills.cli.store_access import open_store
 from drills.cli.style import echo_prose
 from drills.generators.instantiate import GenerationError, instantiate, item_rng
 from drills.model import Question
-from drills.quiz.plan import plan, weighted_plan
+from drills.quiz.plan import plan, ramp, weighted_plan
 from drills.safetext import plural
 from drills.tui.terminal import is_terminal
 
@@ -46,13 +48,14 @@ DEFAULT_COUNT = 10
 
 
 def _adaptive(store: Any, questions: Sequence[Question], seed: int, count: int,
-              topics: Sequence[str], difficulty: str | None) -> list[Question]:
+              topics: Sequence[str], difficulty: str | None, recent: Sequence[str]) -> list[Question]:
     """Weight topics by recent misses (from the history), then plan each topic's share."""
     from drills.store.progress import topic_weights  # lazy: only for --adaptive
 
     available = sorted({q.topic for q in questions if not topics or q.topic in topics})
     try:
-        return weighted_plan(questions, seed, count, topic_weights(store, available), difficulty)
+        return weighted_plan(questions, seed, count, topic_weights(store, available), difficulty,
+                             frozenset(recent))
     except GenerationError as exc:
         fail(str(exc), Exit.FAILED)
 
@@ -97,29 +100,33 @@ def practice(count: int, topics: tuple[str, ...], difficulty: str | None, tolera
     questions = load_questions(packs, topics)
     check_topics(topics, questions)
     welcome = seed is None and first_run(store) and is_terminal()
+    # the recent questions left for later (or, for a --seed used before, that session's)
+    past = planning_history(store, "practice", seed, welcome)
     seed = pick_seed(seed)
+    recent = [] if question_ids else past.recent
     if question_ids:
         items = _chosen(questions, question_ids, seed)
     elif adaptive:
-        items = _adaptive(store, questions, seed, count, topics, difficulty)
-    else:
-        items = plan_items(questions, seed, count, topics, difficulty)
+        items = _adaptive(store, questions, seed, count, topics, difficulty, recent)
+        items = ramp(items) if past.easy_first else items
+    else:  # a first session: half of it from the easy questions, easy ones first
+        items = plan_items(questions, seed, count, topics, difficulty, recent, past.easy_first)
     if not items:
         fail("no questions match those options", Exit.FAILED)
-    if welcome:  # the very first session: a short welcome, and the easy questions first
+    if welcome:  # the very first session: a short welcome
         click.echo(welcome_text())
-        items = ramp(items)
     short = None if question_ids else shortfall(len(items), count, topics, difficulty)
     if short:
         click.echo(short)
     options = {"count": count, "topics": list(topics), "difficulty": difficulty, "packs": list(packs),
                "tolerance": tolerance, "adaptive": adaptive, "feedback": feedback,
                "questions": list(question_ids),
-               "plan": [q.id for q in items], "ramp": welcome,
+               "plan": [q.id for q in items], "ramp": EASY_FIRST if past.easy_first else False,
+               "recent": recent,  # a resume, or a run with this seed, plans with these again
                "plan_steps": [len(q.steps) or 1 for q in items]}  # answers each item takes
     raise SystemExit(run_quiz(items, mode="practice", seed=seed, store=store, options=options,
                               transcript=transcript, tolerance=tol, feedback=feedback,
-                              catalog=questions))
+                              catalog=questions, after_summary=repeat_note(items, recent)))
 
 
 def _chosen(questions: Sequence[Question], ids: Sequence[str], seed: int) -> list[Question]:
@@ -149,6 +156,7 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
              Exit.FAILED)
     opts = left.options
     ids = [str(i) for i in opts.get("plan") or []]
+    recent = [str(i) for i in opts.get("recent") or []] if isinstance(opts.get("recent"), list) else []
     questions = load_questions(tuple(opts.get("packs") or ()), tuple(opts.get("topics") or ()))
     by_id: dict[str, Question] = {}
     for q in questions:
@@ -161,10 +169,11 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
     try:
         if opts.get("adaptive") or opts.get("questions"):  # not planned: chosen by weight or by id
             items = [instantiate(by_id[qid], item_rng(left.seed, i, qid)) for i, qid in enumerate(ids)]
-        else:  # the same planner, seed and options: the same questions and numbers
+        else:  # the same planner, seed, options and recent questions: the same questions
             items = plan(questions, seed=left.seed, count=int(opts.get("count") or len(ids)),
-                         topics=tuple(opts.get("topics") or ()), difficulty=opts.get("difficulty"))
-            items = ramp(items) if opts.get("ramp") else items
+                         topics=tuple(opts.get("topics") or ()), difficulty=opts.get("difficulty"),
+                         recent=frozenset(recent), easy_first=opts.get("ramp") == EASY_FIRST)
+            items = ramp(items) if opts.get("ramp") is True else items  # planned before easy-first
     except GenerationError as exc:
         store.close()
         fail(str(exc), Exit.FAILED)
@@ -180,4 +189,4 @@ def _resume(transcript: str | None, feedback: str | None) -> int:
     return run_quiz(items, mode="practice", seed=left.seed, store=store, options=opts,
                     transcript=transcript, tolerance=tolerance_option(opts.get("tolerance")),
                     feedback=feedback or opts.get("feedback"), catalog=questions,
-                    resume=(left.id, earlier))
+                    resume=(left.id, earlier), after_summary=repeat_note(items, recent))

@@ -60,9 +60,10 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
              minutes: float | None = None, feedback: str | None = None, tolerance: Any = None,
              store_mode: str | None = None, offset: int = 0,
              catalog: Sequence[Question] = (), limits: tuple[float, ...] | None = None,
-             resume: tuple[int, list[Any]] | None = None) -> int:
+             resume: tuple[int, list[Any]] | None = None, after_summary: str | None = None) -> int:
     """Run one session to its summary (then, after practice, the retry round); the exit code.
     ``resume``: (session row, earlier records): the session cut short goes on in its row.
+    ``after_summary``: a line said under the summary (the plan had to repeat recent questions).
 
     The session row is ended (time, score, report) however the quiz ends: its summary, a
     failed save, SIGTERM or SIGHUP (exit 128 + the signal), or a terminal that went away.
@@ -74,6 +75,8 @@ def run_quiz(items: list[Question], *, mode: str, seed: int, store: Any, options
                                      minutes=minutes, feedback=feedback, tolerance=tolerance,
                                      store_mode=store_mode, offset=offset, interactive=interactive,
                                      limits=limits, resume=resume)
+        if after_summary and code < 128:  # after a signal the terminal may be gone
+            echo_prose(after_summary)
         if mode == "practice" and store_mode is None and code == Exit.OK:
             code = _after_practice(session, store, catalog, seed, feedback, tolerance, interactive)
     finally:
