@@ -778,3 +778,19 @@ def test_each_review_answer_says_when_the_question_comes_back(store):
     assert text.index("Question 2/2") < text.rindex("Next review of this question")
     assert "Next review of this question" not in CliRunner().invoke(
         cli, ["practice", "--question", FIXED], input="3\n").stdout  # practice says nothing of it
+
+
+def test_review_list_is_wrapped_to_the_terminals_width(store, monkeypatch):
+    """Issue 23, point 2: at 50 columns no line is wider, the words stay whole and each item's
+    continuation lines are indented under it; a pipe without COLUMNS gets one line per item."""
+    due_now(store, [(f"q:{FIXED}", timedelta(days=2)), (SKILL, timedelta(hours=3)),
+                    ("q:norm-why-normalize", timedelta(minutes=5))])
+    piped = CliRunner().invoke(cli, ["review", "--list"]).stdout.splitlines()
+    assert len(piped) == 4
+    monkeypatch.setenv("COLUMNS", "50")
+    narrow = CliRunner().invoke(cli, ["review", "--list"]).stdout.splitlines()
+    assert len(narrow) > 4 and max(map(len, narrow)) < 50
+    assert narrow[0] == "3 items due for review:"
+    items = [line for line in narrow[1:] if not line.startswith("      ")]
+    assert [line.split(": ")[0] for line in items] == [f"  q:{FIXED}", f"  {SKILL}", "  q:norm-why-normalize"]
+    assert " ".join(" ".join(narrow).split()) == " ".join(" ".join(piped).split())  # no word cut
