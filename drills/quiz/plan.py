@@ -1,7 +1,8 @@
 """The session plan: which concrete questions a session or a worksheet asks, for a seed.
 
 ``drills practice`` and ``drills generate`` both call ``plan`` with the same options,
-so a practice session asks exactly what the worksheet lists. Each generated item gets
+so a practice session asks exactly what the worksheet lists (when none of its questions is
+among the ``recent`` ones, answered lately: practice and mock plan those last). Each generated item gets
 its own Random derived from (seed, position, template id): an item never depends on
 how many draws the items before it used. No sympy, click or prompt_toolkit here:
 the first question must appear fast. No plan holds two questions where one's text
