@@ -209,6 +209,8 @@ class Question:
     part: Part | None = None
     pack: str = ""
     source: Source = field(default_factory=Source)
+    # A deliberate variant of the question with this id (lint's duplicate check allows it).
+    variant_of: str | None = None
 
     @property
     def decimals(self) -> int | None:

@@ -306,7 +306,6 @@ def test_hole_filling_can_raise_a_run():
     assert "0.111 to 0.600" in text and "0.333 to 0.200" in text
 
 
-
 # ------------------------------------------------------------------ pytrec_eval (trec_eval 9.0.8)
 
 

@@ -121,7 +121,7 @@ def _values_err_binary():
 
 
 def _values_err_saturation():
-    one, two = [4, 0, 0], [4, 4, 0]
+    one, two = [4, 0, 0], [4, 3, 0]
     return {"answer": err(two, 4), "one": err(one, 4), "past": 1 - stop_probability(4, 4),
             "added": err(two, 4) - err(one, 4), "stopped": stop_probability(4, 4)}
 
@@ -243,7 +243,7 @@ INPUTS = {
     "mre-err-hand": {"relevance": ERR_HAND, "max_grade": 3, "k": 4},
     "mre-err-scale": {"relevance": [2, 1, 2], "max_grade": 4},
     "mre-err-binary": {"relevance": [0, 1, 1, 0, 1], "max_grade": 1},
-    "mre-err-saturation": {"relevance": [4, 4, 0], "max_grade": 4},
+    "mre-err-saturation": {"relevance": [4, 3, 0], "max_grade": 4},
     "mre-rbp-binary": {"relevance": [1, 0, 0, 1, 1, 0], "persistence": "1/2"},
     "mre-rbp-graded": {"relevance": [3, 0, 1, 2], "persistence": 0.8, "max_grade": 3},
     "mre-rbp-persistence": {"relevance": [0, 0, 0, 1, 1, 1, 1, 0], "persistence": 0.9},
@@ -290,7 +290,8 @@ def test_key_values():
     assert (_values_err_scale()["answer"], _values_err_scale()["gmax2"]) == (F(1067, 4096), F(53, 64))
     assert _values_err_binary()["answer"] == F(43, 120)
     sat = _values_err_saturation()
-    assert (sat["answer"], sat["one"], sat["added"]) == (F(495, 512), F(15, 16), F(15, 512))
+    # [4, 3, 0]: 15/16 + (1/16)(7/16)/2 = 480/512 + 7/512 (no longer mdesign-err-two-excellent's [4, 4])
+    assert (sat["answer"], sat["one"], sat["added"]) == (F(487, 512), F(15, 16), F(7, 512))
     assert _values_rbp_binary()["answer"] == F(19, 32)
     assert _values_rbp_graded()["answer"] == F(583, 1875) and _values_rbp_graded()["residual"] == F(256, 625)
     assert _values_rbp_persistence()["low"] == F(15, 128)

@@ -283,8 +283,9 @@ NUMBERS: dict[str, dict[str, object]] = {
     "sig-bh-count": {
         **{tok: GIVEN for tok in ("0.004", "0.009", "0.028", "0.03", "0.2", "0.6")},
         "0.05": GIVEN, "120": 6 / F(1, 20),
-        **{f"{i}/120": i * F(1, 20) / 6 for i in range(1, 7)},
+        # the thresholds i/120 written as decimals: 4/120 would state sig-mean-difference's 1/30
         "0.025": 3 * F(1, 20) / 6, "0.033": 4 * F(1, 20) / 6,
+        "0.0083": 1 * F(1, 20) / 6, "0.017": 2 * F(1, 20) / 6, "0.042": 5 * F(1, 20) / 6,
     },
     "sig-bh-adjusted": {
         **{tok: GIVEN for tok in ("0.01", "0.02", "0.025", "0.04", "0.5")},

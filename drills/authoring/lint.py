@@ -4,7 +4,8 @@ against itself (``drills packs lint``).
 Schema checks belong to ``drills packs validate``; lint goes further and runs the
 questions: reference answers through the safe parser and the grader, metric ranges,
 one correct option per choice, the ranked list in the prompt, generator exceptions,
-and no question whose text states another's answer (drills.packs.leaks).
+and no question whose text states another's answer (drills.packs.leaks), no pack whose
+correct options give themselves away by length, no problem asked twice (cue_lint).
 A generated item whose wrong-formula slips cannot be told apart from the right answer
 is only a warning: the diagnosis simply has less to say there.
 
@@ -19,6 +20,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from drills.authoring.cue_lint import (
+    PACK_SHARE_IS_ERROR,
+    duplicate_errors,
+    option_warnings,
+    pack_errors,
+)
 from drills.authoring.rubric_lint import example_errors, rubric_warnings
 from drills.authoring.slip_lint import prompt_errors, restated_steps, slip_warnings
 from drills.coding.grade import all_cases
@@ -138,7 +145,8 @@ class _Linter:
                 errors, _ = self.check_item(instantiate(q, item_rng(0, 0, q.id)) if q.kind == "scenario"
                                             else q, generated=False)
                 report.errors += [f"{where}: {e}" for e in errors] + example_errors(q)
-                report.warnings += [f"{where}: {w}" for w in slip_warnings(q) + restated_steps(q)]
+                report.warnings += [f"{where}: {w}" for w in slip_warnings(q) + restated_steps(q)
+                                    + option_warnings(q)]
                 report.warnings += rubric_warnings(q)
                 continue
             if q.kind == "scenario":  # a generated scenario's concept steps: one draw has them all
@@ -175,6 +183,9 @@ class _Linter:
                     f"wrong-formula variants that can be told from the answer (seeds {_seeds(few)})")
 
         report.errors += leak_errors(questions)  # across every pack linted together
+        shares = pack_errors(questions)  # cues: correct options mostly the longest in a pack
+        (report.errors if PACK_SHARE_IS_ERROR else report.warnings).extend(shares)
+        report.errors += duplicate_errors(questions)  # one problem asked twice
         return report
 
 

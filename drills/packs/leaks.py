@@ -20,7 +20,10 @@ that are not trailing zeros and the answer rounds to it: 0.7592 and 0.759 state
 Small integers (ranks, grades, lists such as [3, 2, 1, 0]) never count for the same
 reason. Signs are ignored (a drop of 0.0512 states a difference of -0.0512); a percentage
 is not read as a fraction (75.92% does not state 0.7592). Numbers are read as written,
-plain decimals not inside a word (the 2 of log2 is not a number).
+plain decimals not inside a word (the 2 of log2 is not a number), and fractions of two
+integers (``495/512``, ``15/16``) as their exact value, when written with 3 or more digits
+and that value has 3 or more significant digits (15/16 = 0.9375 and 15/7 do; 2/3, 7/8 and
+25/100 do not: small fractions, like small integers, are everyone's).
 
 A question never leaks to itself (its explanation may end "Answer: 0.7592"). Two
 questions with the same answer do leak to each other when one of them writes it out.
@@ -46,6 +49,8 @@ MIN_DIGITS = 3  # significant digits (not trailing zeros) a number needs to give
 STORED_DIGITS = 30  # significant digits of an exact answer kept in the pack cache
 MAX_WRITTEN = 40  # characters: a longer digit string is not an answer written out
 _NUMBER = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)?|\.\d+)(?!\w|\.\d)", re.ASCII)
+_FRACTION = re.compile(r"(?<![\w./])\d{1,12}/\d{1,12}(?![\w/]|\.\d)", re.ASCII)
+_EXACT = Decimal("1e-25")  # a written fraction is exact: it states what agrees to this
 _CTX = Context(prec=2 * MAX_WRITTEN)  # exact for every comparison made here
 _MEMO_CAP = 20_000
 
@@ -136,9 +141,19 @@ def number(text: str) -> Number | None:
     return Number(text, Decimal(text), Decimal(5).scaleb(exponent - 1))
 
 
+def fraction(text: str) -> Number | None:
+    """``text`` (``a/b``) as a Number, or None when a/b has fewer than 3 significant digits."""
+    top, _, bottom = text.partition("/")
+    if int(bottom) <= 1 or len(top.lstrip("0") + bottom) < MIN_DIGITS:
+        return None
+    value = _CTX.divide(Decimal(top), Decimal(bottom))
+    return Number(text, value, _EXACT) if value and Context(prec=2).plus(value) != value else None
+
+
 def numbers_in(text: str) -> list[Number]:
     """The numbers of ``text`` that could state an answer (at least 3 informative digits)."""
-    found = (number(m.group()) for m in _NUMBER.finditer(text))
+    found = [number(m.group()) for m in _NUMBER.finditer(text)]
+    found += [fraction(m.group()) for m in _FRACTION.finditer(text)]
     return [n for n in found if n is not None]
 
 

@@ -33,7 +33,7 @@ MAX_ID_LENGTH = 100
 TOP_FIELDS = ("pack", "defaults", "misconceptions", "questions")
 PACK_FIELDS = ("name", "version", "description", "author")
 DEFAULT_FIELDS = ("tolerance", "gain", "difficulty")
-COMMON_FIELDS = ("id", "topic", "kind", "difficulty", "prompt", "hints", "explanation")
+COMMON_FIELDS = ("id", "topic", "kind", "difficulty", "prompt", "hints", "explanation", "variant_of")
 
 
 @dataclass(frozen=True)
@@ -169,6 +169,11 @@ def _question(c: FieldReader, item: Any, p: FieldPath, meta: PackMeta | None) ->
         "hints": c.text_list(item, p, "hints"),
         "explanation": c.text(item, p, "explanation") or "",
     }
+    variant = c.text(item, p, "variant_of")
+    if variant is not None and not ID_RE.fullmatch(variant):
+        c.err((*p, "variant_of"), f"variant_of {excerpt(variant)!r} must be a question id")
+    elif variant is not None:
+        fields["variant_of"] = variant
     if kind in ("numeric", "generated") and "tolerance" in item:
         fields["tolerance"] = c.tolerance(item["tolerance"], (*p, "tolerance"), meta.tolerance if meta else None)
     elif kind in ("numeric", "generated"):
