@@ -12,6 +12,7 @@ from drills.generators import (  # noqa: F401
     experiments,
     precision,
     ranking,
+    retrieval,
     scenarios,
     significance,
     versus,
