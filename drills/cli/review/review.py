@@ -206,7 +206,8 @@ def _list(due: DueNow, count: int, now: datetime, questions: Sequence[Question] 
     ordered = ([d for d in due.askable if d[0] not in waiting]
                + [d for d in due.askable if d[0] in waiting] + due.gone + due.foreign)
     shown = ordered[:count]
-    notes = [f"showing {len(shown)} of {len(ordered)}"] if len(shown) < len(ordered) else []
+    few = len(shown) < len(due.askable)  # the not counted ones cut off are named below anyway
+    notes = [f"showing {len(shown)} of {len(due.askable)}"] if few else []
     if waiting:
         notes.append(f"{len(waiting)} new held back until tomorrow by [review] daily_limit")
     if due.gone:
