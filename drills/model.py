@@ -40,6 +40,11 @@ TOPICS: tuple[str, ...] = (
     "experiment-health",
     "interference-and-sequential",
     "off-policy-evaluation",
+    "ads-metrics",
+    "candidate-generation",
+    "precision-recall",
+    "beyond-accuracy",
+    "judging-at-scale",
 )
 
 
