@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.engine.metrics import binary as bm
-from drills.engine.problem import MAX_LIST, MAX_RELEVANCE, ProblemError
+from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, ProblemError
 from tests import metrics_reference as ref
 
 B = [1, 0, 1, 1, 0]
@@ -186,7 +186,7 @@ def test_results_are_frozen_and_offer_the_exact_protocol():
     (lambda: bm.precision_at_k([1, True]), "whole numbers"),
     (lambda: bm.precision_at_k([1, 1.5]), "whole numbers"),
     (lambda: bm.precision_at_k([MAX_RELEVANCE + 1]), "limit"),
-    (lambda: bm.precision_at_k([0] * (MAX_LIST + 1)), "limit"),
+    (lambda: bm.precision_at_k([0] * (MAX_RANKING + 1)), "limit"),
     (lambda: bm.recall_at_k([1], judged=[1] + [0] * bm.MAX_POOL), "limit"),
     (lambda: bm.precision_at_k([1], 0), "k must"),
     (lambda: bm.precision_at_k([1], True), "k must"),

@@ -21,7 +21,7 @@ from typing import Any
 
 from drills.answers.nodes import Bin, Call, Neg, Node, Num, Percent
 from drills.answers.parser import Answer, _evaluate
-from drills.engine.exact import Log, LogSum, Quotient, Ratio, perfect_power
+from drills.engine.exact import Log, LogSum, Quotient, Ratio, exact_of, perfect_power
 
 MAX_LOGS = 40  # distinct ln(b) variables
 MAX_TERMS = 5000  # terms in any polynomial built on the way
@@ -198,6 +198,7 @@ class _Check:
     def convert_exact(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, Answer):
             return self.convert_node(x.node)
+        x = exact_of(x)  # a value known by its float: its exact form, built now
         if isinstance(x, LogSum):
             total = self.const(x.const)
             for (fn, base), coef in x.terms:

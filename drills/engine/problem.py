@@ -14,9 +14,12 @@ GAINS: tuple[str, ...] = ("exponential", "linear")
 # AP's denominator conventions (drills.engine.metrics.binary.AP_CONVENTIONS says whose each is).
 AP_CONVENTION_NAMES: tuple[str, ...] = ("R", "min_k_R", "retrieved")
 
-# Largest list the engine accepts: keeps every call bounded.
-# Interview lists have 3-20 documents and grades 0-4 (0-10 at most): these caps keep a
-# graded answer (the solution, every slip's value, the worked steps) well under a second.
+# Largest ranked list the engine computes (``drills solve``): values are floats first and
+# exact forms are built only where they are shown, compared closely or exported, so a
+# 100,000-document list is solved in well under a second.
+MAX_RANKING = 100_000
+# Largest list a pack question may hold, and the length up to which TREC's per-query exact
+# forms are built. Interview lists have 3-20 documents and grades 0-4 (0-10 at most).
 MAX_LIST = 1000
 MAX_RELEVANCE = 20
 # The judged pool is only counted (R) or searched for its top grade by the binary and

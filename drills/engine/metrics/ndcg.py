@@ -10,14 +10,17 @@ the engine's low modules (exact, problem).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import overload
 
-from drills.engine.exact import Exact, Log, LogSum, Ratio
-from drills.engine.problem import MAX_LIST, MAX_RELEVANCE, Problem, ProblemError
+from drills.engine.exact import Exact, Lazy, Log, LogSum, Ratio, perfect_power
+from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, Problem, ProblemError
 
 GAIN_FORMS = {
     "exponential": "2^rel - 1",
@@ -81,21 +84,99 @@ class Row:
     running: Decimal  # the running DCG after this rank (its exact form is the table's total)
 
 
+class Rows(Sequence[Row]):
+    """The worked rows of one table, built on demand from the top: a screen shows the first
+    few of a 100,000-document list, and a diagnosis reads down to the row it names."""
+
+    def __init__(self, grades: tuple[int, ...], convention: str, form: str) -> None:
+        self.grades, self.convention, self.form = grades, convention, form
+        self._built: list[Row] = []
+        self._running = Decimal(0)
+
+    def _build_to(self, n: int) -> None:
+        for rank in range(len(self._built) + 1, min(n, len(self.grades)) + 1):
+            rel = self.grades[rank - 1]
+            g = gain(rel, self.convention)
+            d = discount(rank, self.form)
+            contribution = d.inverse.scale(g)
+            self._running += contribution.decimal()
+            self._built.append(Row(rank, rel, g, d, contribution, self._running))
+
+    def __len__(self) -> int:
+        return len(self.grades)
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Row, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Row | tuple[Row, ...]:
+        if isinstance(index, slice):
+            start, stop, _ = index.indices(len(self))
+            self._build_to(stop)
+            return tuple(self._built[index])
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        self._build_to(index + 1)
+        return self._built[index]
+
+    def __iter__(self) -> Iterator[Row]:
+        for i in range(len(self)):
+            self._build_to(i + 1)
+            yield self._built[i]
+
+
 @dataclass(frozen=True)
 class Solution:
-    """DCG@k, IDCG@k and NDCG@k for a problem under a formula, with every step."""
+    """DCG@k, IDCG@k and NDCG@k for a problem under a formula, with every step.
+
+    The three values are floats first (``dcg_value``, ...); the exact forms (``dcg``, ``idcg``:
+    LogSums; ``ndcg``: a ``Lazy`` value) and the worked rows are built when first asked for.
+    """
 
     problem: Problem
     formula: Formula
     gain: str
     k: int
-    rows: tuple[Row, ...]
+    ranked: tuple[int, ...]  # the grades DCG's table runs over
     ideal_order: tuple[int, ...]
-    ideal_rows: tuple[Row, ...]
-    dcg: LogSum
-    idcg: LogSum
-    ndcg: Exact
+    dcg_value: float
+    idcg_value: float
+    ndcg_value: float
     ndcg_note: str | None
+
+    @cached_property
+    def rows(self) -> Rows:
+        return Rows(self.ranked, self.gain, self.formula.discount)
+
+    @cached_property
+    def ideal_rows(self) -> Rows:
+        return Rows(self.ideal_order, self.gain, self.formula.discount)
+
+    @cached_property
+    def dcg(self) -> LogSum:
+        return exact_sum(self.ranked, self.gain, self.formula.discount)
+
+    @cached_property
+    def idcg(self) -> LogSum:
+        return exact_sum(self.ideal_order, self.gain, self.formula.discount)
+
+    @cached_property
+    def ndcg(self) -> Exact:
+        return Lazy(self.ndcg_value, self._ndcg_exact)
+
+    def _ndcg_exact(self) -> Exact:
+        f = self.formula
+        if not f.normalized:
+            return self.dcg
+        if f.inverted:
+            return Ratio(self.idcg, self.dcg)
+        if self.idcg_value == 0:
+            return LogSum.of(1) if f.empty_ideal_one else LogSum()
+        return Ratio(self.dcg, self.idcg)
 
     @property
     def cut(self) -> bool:
@@ -141,8 +222,8 @@ def check_problem(problem: Problem) -> None:
     rel = problem.relevance
     if not rel:
         raise ProblemError("the ranked list is empty: give at least one relevance grade")
-    if len(rel) > MAX_LIST:
-        raise ProblemError(f"the ranked list has {len(rel)} documents; the limit is {MAX_LIST}")
+    if len(rel) > MAX_RANKING:
+        raise ProblemError(f"the ranked list has {len(rel):,} documents; the limit is {MAX_RANKING:,}")
     for name, values in (("relevance", rel), ("judged", problem.judged or ())):
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -150,8 +231,8 @@ def check_problem(problem: Problem) -> None:
             if v > MAX_RELEVANCE:
                 raise ProblemError(f"{name} grade {v} is above the limit {MAX_RELEVANCE}")
     if problem.judged is not None:
-        if len(problem.judged) > MAX_LIST:
-            raise ProblemError(f"the judged pool is over the limit of {MAX_LIST} documents")
+        if len(problem.judged) > MAX_RANKING:
+            raise ProblemError(f"the judged pool is over the limit of {MAX_RANKING:,} documents")
         missing = Counter(rel) - Counter(problem.judged)
         if missing:
             grades = ", ".join(f"{g} (x{n})" for g, n in sorted(missing.items()))
@@ -171,21 +252,50 @@ def check_problem(problem: Problem) -> None:
             raise ProblemError(f"swap ranks must be two different ranks in 1..{len(rel)}, got {i} and {j}")
 
 
-def _table(grades: tuple[int, ...], convention: str, form: str) -> tuple[tuple[Row, ...], LogSum]:
-    rows: list[Row] = []
-    running = Decimal(0)
+_GAIN_FLOAT = {"exponential": lambda rel: 2.0**rel - 1, "linear": float, "pow2": lambda rel: 2.0**rel}
+
+
+def _discount_float(rank: int, form: str) -> float:
+    if form == "reciprocal":
+        return float(rank)
+    if form == "log2_rank":
+        return 1.0 if rank == 1 else math.log2(rank)
+    if form == "ln":
+        return math.log(rank + 1)
+    return math.log2(rank + (2 if form == "log2_offset" else 1))
+
+
+def float_sum(grades: tuple[int, ...], convention: str, form: str) -> float:
+    """The table's total in floats (fsum of gain / discount): within a few units in the last
+    place of the exact LogSum's value, at any length."""
+    if convention not in _GAIN_FLOAT:
+        gain(0, convention)  # the ProblemError naming it
+    to_gain = _GAIN_FLOAT[convention]
+    return math.fsum(to_gain(rel) / _discount_float(rank, form)
+                     for rank, rel in enumerate(grades, start=1) if rel or convention == "pow2")
+
+
+def exact_sum(grades: tuple[int, ...], convention: str, form: str) -> LogSum:
+    """The table's total as an exact LogSum, without building its rows: the gains grouped
+    by discount (log2(9) = 2 log2(3) adds to log2(3)'s coefficient)."""
     const = Fraction(0)
     terms: dict[tuple[str, int], Fraction] = {}
     for rank, rel in enumerate(grades, start=1):
         g = gain(rel, convention)
-        d = discount(rank, form)
-        contribution = d.inverse.scale(g)
-        const += contribution.const
-        for key, coef in contribution.terms:
-            terms[key] = terms.get(key, Fraction(0)) + coef
-        running += contribution.decimal()
-        rows.append(Row(rank, rel, g, d, contribution, running))
-    return tuple(rows), LogSum.from_terms(const, terms)
+        if not g:
+            continue
+        if form == "reciprocal" or (form == "log2_rank" and rank == 1):
+            const += g / (rank if form == "reciprocal" else 1)
+            continue
+        fn = "ln" if form == "ln" else "log2"
+        arg = {"log2": rank + 1, "ln": rank + 1, "log2_rank": rank, "log2_offset": rank + 2}[form]
+        if fn == "log2" and arg & (arg - 1) == 0:  # log2 of a power of two: a whole number
+            const += g / (arg.bit_length() - 1)
+            continue
+        base, e = perfect_power(arg) if arg > 3 else (arg, 1)
+        key = (fn, base)
+        terms[key] = terms.get(key, 0) + (g if e == 1 else g / e)
+    return LogSum.from_terms(const, terms)
 
 
 def _ideal(problem: Problem, mode: str) -> tuple[int, ...]:
@@ -216,22 +326,21 @@ def ndcg_solution(problem: Problem, formula: Formula = STANDARD) -> Solution:
     convention = formula.gain or problem.gain
     k = problem.cutoff
     ranked = problem.relevance[:k] if formula.truncate_dcg else problem.relevance
-    rows, dcg = _table(ranked, convention, formula.discount)
     ideal_order = _ideal(problem, formula.ideal)
-    ideal_rows, idcg = _table(ideal_order, convention, formula.discount)
+    dcg = float_sum(ranked, convention, formula.discount)
+    idcg = float_sum(ideal_order, convention, formula.discount)
     note = None
-    ndcg: Exact
     if not formula.normalized:
         ndcg = dcg
     elif formula.inverted:
-        if dcg.is_zero:
+        if dcg == 0:
             raise ProblemError("DCG is 0: IDCG / DCG is undefined")
-        ndcg = Ratio(idcg, dcg)
-    elif idcg.is_zero:
-        ndcg, note = (LogSum.of(1) if formula.empty_ideal_one else LogSum()), NDCG_ZERO_REASON
+        ndcg = idcg / dcg
+    elif idcg == 0:
+        ndcg, note = (1.0 if formula.empty_ideal_one else 0.0), NDCG_ZERO_REASON
     else:
-        ndcg = Ratio(dcg, idcg)
-    return Solution(problem, formula, convention, k, rows, ideal_order, ideal_rows, dcg, idcg, ndcg, note)
+        ndcg = dcg / idcg
+    return Solution(problem, formula, convention, k, ranked, ideal_order, dcg, idcg, ndcg, note)
 
 
 def swapped(problem: Problem) -> Problem:

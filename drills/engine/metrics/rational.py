@@ -16,7 +16,7 @@ from typing import Any
 
 from drills.engine.exact import LogSum, decimal_text, fraction_text
 from drills.engine.metrics.spec import Metric
-from drills.engine.problem import MAX_LIST, MAX_RELEVANCE, Problem, ProblemError
+from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, Problem, ProblemError
 
 _CTX = decimal.Context(prec=60)
 
@@ -62,11 +62,11 @@ def sum_text(terms: Sequence[str], most: int = 8) -> str:
     return " + ".join([*terms[:4], "...", *terms[-2:]]) + f" ({len(terms)} terms)"
 
 
-def check_grades(name: str, grades: Sequence[int], most: int = MAX_LIST) -> None:
+def check_grades(name: str, grades: Sequence[int], most: int = MAX_RANKING) -> None:
     """Raise ProblemError unless ``grades`` are at most ``most`` whole numbers in 0..MAX_RELEVANCE."""
     if len(grades) > most:
         what = "relevant documents" if name == "judged pool" else "documents"
-        raise ProblemError(f"the {name} has {len(grades)} {what}; the limit is {most}")
+        raise ProblemError(f"the {name} has {len(grades):,} {what}; the limit is {most:,}")
     for g in grades:
         if isinstance(g, bool) or not isinstance(g, int) or g < 0:
             raise ProblemError(f"{name} grades must be whole numbers >= 0, got {g!r}")
