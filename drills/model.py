@@ -44,7 +44,6 @@ TOPICS: tuple[str, ...] = (
     "candidate-generation",
     "precision-recall",
     "beyond-accuracy",
-    "judging-at-scale",
 )
 
 

@@ -57,7 +57,13 @@ def frac(x: str) -> float:
 
 def main() -> None:
     import numpy as np
-    from sklearn.metrics import auc, average_precision_score, log_loss, precision_recall_curve, roc_auc_score
+    from sklearn.metrics import (
+        auc,
+        average_precision_score,
+        log_loss,
+        precision_recall_curve,
+        roc_auc_score,
+    )
 
     drills_python = sys.argv[1] if len(sys.argv) > 1 else "/tmp/venv/bin/python"
     repo = Path(__file__).resolve().parent.parent
