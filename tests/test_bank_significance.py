@@ -313,12 +313,6 @@ NUMBERS: dict[str, dict[str, object]] = {
         "0.03": GIVEN, "0.05": LABEL, "64%": 1 - (1 - F(1, 20)) ** 20, "0.0025": F(1, 20) / 20,
     },
     "sig-bootstrap-unit": {"200": GIVEN, "95%": GIVEN},
-    "sig-scipy-bootstrap-default": {
-        "95%": BOOT["confidence_level"].default, "0.95": BOOT["confidence_level"].default,
-        "9,999": BOOT["n_resamples"].default, "9999": BOOT["n_resamples"].default,
-        # the wrong options' numbers: checked not to be the defaults below
-        "90%": LABEL, "1,000": LABEL, "10,000": LABEL,
-    },
     "sig-holm-bh-compare": {
         **{tok: GIVEN for tok in ("0.002", "0.013", "0.02", "0.045")}, "0.05": GIVEN,
         "0.0125": F(1, 20) / 4, "0.0167": F(1, 20) / 3, "0.025": F(1, 20) / 2,
