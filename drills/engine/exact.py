@@ -406,6 +406,46 @@ def exact_of(x: Any) -> Any:
     return x.exact if isinstance(x, Lazy) else x
 
 
+# A Lazy's float is within this relative error of its exact value (fsum of correctly rounded
+# terms, or a 60-digit decimal rounded once, is good to about 1e-15): two floats further apart
+# than FLOAT_APART (relative) are different numbers, two closer than FLOAT_SAME are the same
+# to 12 digits (grading.diagnose.SAME); in between, the exact forms decide.
+FLOAT_ERROR = 1e-14
+FLOAT_SAME = 1e-13
+FLOAT_APART = 1e-11
+
+
+def _fresh(x: Any) -> bool:
+    """A Lazy value whose 50-digit decimal has not been computed yet."""
+    return isinstance(x, Lazy) and x._decimal is None
+
+
+def shown_decimal(x: Any, digits: int = 6) -> str:
+    """``decimal_text(x.decimal(), digits)``, from the float when the float rounds to the same
+    digits on both sides of its error (almost always, at 12 digits or fewer), so that showing
+    a value does not build its exact form; from the exact decimal otherwise."""
+    if _fresh(x) and x.value:
+        d = decimal.Decimal(repr(x.value))
+        spread = abs(d) * decimal.Decimal(FLOAT_ERROR)
+        text = decimal_text(d, digits)
+        if decimal_text(d - spread, digits) == text == decimal_text(d + spread, digits):
+            return text
+    return decimal_text(x.decimal(), digits)
+
+
+def same_value(a: Any, b: Any, decide: Callable[[decimal.Decimal, decimal.Decimal], bool]) -> bool:
+    """``decide(a.decimal(), b.decimal())`` (equal to 12 digits), from the floats when they are
+    clearly equal or clearly apart, so that comparing does not build exact forms needlessly."""
+    if _fresh(a) or _fresh(b):
+        x, y = a.value, b.value
+        gap, scale = abs(x - y), max(1.0, abs(y))
+        if gap <= FLOAT_SAME * scale:
+            return True
+        if gap > FLOAT_APART * scale:
+            return False
+    return decide(a.decimal(), b.decimal())
+
+
 def with_value(text: str, value: str) -> str:
     """``13/2 + 1/log2(3) = 7.1309``, but just ``15`` when the exact text is the number."""
     return text if text == value else f"{text} = {value}"

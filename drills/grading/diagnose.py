@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from drills.engine.exact import Exact, decimal_text, fraction_text
+from drills.engine.exact import (
+    FLOAT_APART,
+    Exact,
+    decimal_text,
+    fraction_text,
+    same_value,
+    shown_decimal,
+)
 from drills.engine.metrics import binary as bm
 from drills.engine.metrics import cascade as cm
 from drills.engine.metrics.ndcg import STANDARD, Solution, ndcg_solution
@@ -82,14 +89,14 @@ def slip_values(case: Case) -> tuple[Variant, ...]:
     if case.declared:
         values = tuple(v for v in values if v.misconception.id in case.declared)
     return tuple(v for v in values if not any(
-        v.misconception.id in w.misconception.supersedes and same(v.value.decimal(), w.value.decimal())
+        v.misconception.id in w.misconception.supersedes and same_value(v.value, w.value, same)
         for w in values))
 
 
 @lru_cache(maxsize=1024)  # generators, narrowing and grading ask about the same items
 def _all_values(problem: Problem, metric: str, graded: tuple[int, ...] | None) -> tuple[Variant, ...]:
     case = Case(problem, metric, (), graded)
-    correct = metric_value(problem, metric).decimal()
+    correct = metric_value(problem, metric)  # compared by floats first: exact only when too close
     out: list[Variant] = []
     for m in SLIPS.values():
         if not m.applies(case):
@@ -98,7 +105,7 @@ def _all_values(problem: Problem, metric: str, graded: tuple[int, ...] | None) -
             value = m.value(case)
         except (ProblemError, ZeroDivisionError):
             continue
-        if value is not None and not same(value.decimal(), correct):
+        if value is not None and not same_value(value, correct, same):
             out.append(Variant(m, value))
     return tuple(out)
 
@@ -138,7 +145,11 @@ def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
     if metric in ("dcg", "idcg"):
         tables = tuple(t for t in tables if t[0].lower() == metric)
     for label, rows_good, rows_bad in tables:
-        for rg, rb in zip(rows_good, rows_bad, strict=False):
+        common = min(len(rows_good), len(rows_bad))
+        if (good.gain, good.formula.discount, rows_good.grades[:common]) == (
+                bad.gain, bad.formula.discount, rows_bad.grades[:common]):
+            common = 0  # the same grades, gain and discount: the same rows (none built to compare)
+        for rg, rb in zip(rows_good[:common], rows_bad[:common], strict=True):
             if rg.contribution != rb.contribution or rg.relevance != rb.relevance:
                 return f"{label} {row_text(rg, good.gain)} (your formula: {rb.contribution.text})"
         if len(rows_bad) > len(rows_good):
@@ -205,6 +216,17 @@ def measured_pointer(problem: Problem, metric: str, learner: float) -> str:
     return f"{hits} relevant in the top {top}; {result.label} divides by {over}."
 
 
+def _tied_exactly(hits: list[tuple[float, Variant]], learner: float) -> list[tuple[float, Variant]]:
+    """The distances floats cannot order (two slips within float error of each other) taken
+    from the exact values, rounded once, so that equal slips keep their registration order."""
+    out = []
+    for d, v in hits:
+        if any(w is not v and abs(d - e) <= FLOAT_APART * max(1.0, d, e) for e, w in hits):
+            d = abs(learner - float(v.value.decimal()))
+        out.append((d, v))
+    return out
+
+
 def _closest(hits: list[tuple[float, Variant]]) -> list[tuple[float, Variant]]:
     """The slips that explain the answer best: nearest first, none more than twice as far.
 
@@ -248,7 +270,7 @@ def diagnose_case(case: Case, learner: float, tolerance: Tolerance,
         # a typo of the right value is no slip, unless the slip gives exactly what was typed
         and not (typo and given is not None and not rounds_to(v.value.decimal(), given))
     ]
-    hits = _closest(hits)
+    hits = _closest(_tied_exactly(hits, learner))
     if not hits:
         pointer = _pointer(problem, metric, learner)
         if typo:
@@ -259,17 +281,17 @@ def diagnose_case(case: Case, learner: float, tolerance: Tolerance,
     m = first.misconception
     explanation = (f"{m.describe(metric)} "
                    f"{'That value is' if m.id.startswith('answered_') else 'That formula gives'} "
-                   f"{decimal_text(first.value.decimal(), 6)}. "
+                   f"{shown_decimal(first.value, 6)}. "
                    f"Right step: {right_step(problem, m, metric).rstrip('.')}.")
     return Diagnosis(tuple(v.misconception for _, v in hits), (explanation, *_also(hits)))
 
 
 def _also(hits: list[tuple[float, Variant]]) -> tuple[str, ...]:
     """The other slips the answer matches, named in one line (no second explanation)."""
-    first = hits[0][1].value.decimal()
-    same_number = [v.misconception.id for _, v in hits[1:] if same(v.value.decimal(), first)]
-    nearby = [f"{v.misconception.id} ({decimal_text(v.value.decimal(), 6)})" for _, v in hits[1:]
-              if not same(v.value.decimal(), first)]
+    first = hits[0][1].value
+    same_number = [v.misconception.id for _, v in hits[1:] if same_value(v.value, first, same)]
+    nearby = [f"{v.misconception.id} ({shown_decimal(v.value, 6)})" for _, v in hits[1:]
+              if not same_value(v.value, first, same)]
     lines = []
     if same_number:
         lines.append(f"Also gives this number: {', '.join(same_number)}.")

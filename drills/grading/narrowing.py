@@ -14,17 +14,21 @@ too; the grader applies the same rule to a question built elsewhere or to an exp
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from functools import lru_cache
+from typing import TypeVar
 
+from drills.engine.exact import FLOAT_APART
 from drills.engine.metrics.registry import metric_value
-from drills.grading.diagnose import case_of, slip_values
+from drills.grading.diagnose import Variant, case_of, slip_values
 from drills.grading.slips import Case
 from drills.model import Narrowing, Question, Tolerance
 
 MAX_DECIMALS = 15  # slips closer than that to the answer are not told apart (see diagnose.SAME)
 _SLACK = 1 + 1e-9  # the grader's own boundary slack (grading.within)
+T = TypeVar("T")
 
 
 def decimals_needed(distance: Decimal) -> int:
@@ -41,21 +45,56 @@ def narrowing(case: Case, tolerance: Tolerance) -> Narrowing | None:
     values = slip_values(case)
     if not values:
         return None
-    correct = metric_value(case.problem, case.metric).decimal()
-    allowed = tolerance.allowed(float(correct)) * _SLACK + 1e-15
-    distances = sorted(((abs(v.value.decimal() - correct), i, v) for i, v in enumerate(values)),
-                       key=lambda t: (t[0], t[1]))
-    nearest, _, variant = distances[0]
-    if float(nearest) > allowed:
+    right = metric_value(case.problem, case.metric)
+    found = _by_floats(values, right.value, tolerance)
+    if found is False:
         return None
-    places = decimals_needed(nearest)
+    if found is None:  # the floats cannot tell: the exact values decide
+        correct = right.decimal()
+        allowed = tolerance.allowed(float(correct)) * _SLACK + 1e-15
+        distances = sorted(((abs(v.value.decimal() - correct), i, v) for i, v in enumerate(values)),
+                           key=lambda t: (t[0], t[1]))
+        nearest, _, variant = distances[0]
+        if float(nearest) > allowed:
+            return None
+        places = decimals_needed(nearest)
+        shown = variant.value.decimal().quantize(Decimal(1).scaleb(-places - 1))
+    else:
+        variant, places, shown = found
     if places > MAX_DECIMALS:
         return None
     half = float(Decimal(5).scaleb(-places - 1))
-    shown = variant.value.decimal().quantize(Decimal(1).scaleb(-places - 1))
     reason = f"{shown.normalize():f} would be {variant.misconception.name}"
     return Narrowing(Tolerance(absolute=half, relative=0.0), tolerance, places,
                      variant.misconception.id, f"{shown.normalize():f}", reason)
+
+
+def _steady(f: Callable[[Decimal], T], x: float, error: float) -> T | None:
+    """``f`` of the number a float stands for, when it is the same across the float's error."""
+    d, e = Decimal(repr(x)), Decimal(error)
+    found = f(d)
+    return found if f(d - e) == found == f(d + e) else None
+
+
+def _by_floats(values: Sequence[Variant], correct: float, tolerance: Tolerance
+               ) -> tuple[Variant, int, Decimal] | bool | None:
+    """``narrowing`` from the values' floats (no exact form built): False when no slip is in the
+    interval, the nearest slip with its decimals and its value as shown, or None when the
+    floats are too near a boundary or each other to decide (then the exact values decide)."""
+    allowed = tolerance.allowed(correct) * _SLACK + 1e-15
+    gaps = sorted((abs(v.value.value - correct), i) for i, v in enumerate(values))
+    (gap, i), rest = gaps[0], gaps[1:]
+    slip = values[i].value.value
+    error = FLOAT_APART * (abs(correct) + abs(slip) + 1e-300)
+    if gap - error > allowed:
+        return False
+    if gap + error > allowed or (rest and rest[0][0] - gap <= 2 * error):
+        return None
+    places = _steady(decimals_needed, gap, error)
+    if places is None:
+        return None
+    shown = _steady(lambda d: d.quantize(Decimal(1).scaleb(-places - 1)), slip, error)
+    return None if shown is None else (values[i], places, shown)
 
 
 def narrowing_for(question: Question, tolerance: Tolerance) -> Narrowing | None:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import overload
 
-from drills.engine.exact import Exact, Lazy, Log, LogSum, Ratio, perfect_power
+from drills.engine.exact import Exact, Lazy, Log, LogSum, Ratio
 from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, Problem, ProblemError
 
 GAIN_FORMS = {
@@ -168,6 +168,15 @@ class Solution:
     def ndcg(self) -> Exact:
         return Lazy(self.ndcg_value, self._ndcg_exact)
 
+    @cached_property
+    def dcg_lazy(self) -> Lazy:
+        """DCG as the metric ``dcg`` gives it: its float now, its LogSum when asked for."""
+        return Lazy(self.dcg_value, lambda: self.dcg)
+
+    @cached_property
+    def idcg_lazy(self) -> Lazy:
+        return Lazy(self.idcg_value, lambda: self.idcg)
+
     def _ndcg_exact(self) -> Exact:
         f = self.formula
         if not f.normalized:
@@ -275,27 +284,49 @@ def float_sum(grades: tuple[int, ...], convention: str, form: str) -> float:
                      for rank, rel in enumerate(grades, start=1) if rel or convention == "pow2")
 
 
+@lru_cache(maxsize=8)
+def _perfect_powers(limit: int) -> dict[int, tuple[int, int]]:
+    """Every perfect power m <= limit with its smallest base: m -> (b, e), b**e == m."""
+    out: dict[int, tuple[int, int]] = {}
+    base = 2
+    while base * base <= limit:
+        value, e = base * base, 2
+        while value <= limit:
+            out.setdefault(value, (base, e))
+            value, e = value * base, e + 1
+        base += 1
+    return out
+
+
+_GAIN_INT = {"exponential": lambda rel: (1 << rel) - 1, "linear": int, "pow2": lambda rel: 1 << rel}
+
+
 def exact_sum(grades: tuple[int, ...], convention: str, form: str) -> LogSum:
     """The table's total as an exact LogSum, without building its rows: the gains grouped
-    by discount (log2(9) = 2 log2(3) adds to log2(3)'s coefficient)."""
+    by discount (log2(9) = 2 log2(3) adds to log2(3)'s coefficient), summed as integers."""
+    if convention not in _GAIN_INT:
+        gain(0, convention)  # the ProblemError naming it
+    to_gain = _GAIN_INT[convention]
     const = Fraction(0)
-    terms: dict[tuple[str, int], Fraction] = {}
+    terms: dict[tuple[str, int], int | Fraction] = {}
+    fn = "ln" if form == "ln" else "log2"
+    shift = {"log2": 1, "ln": 1, "log2_rank": 0, "log2_offset": 2, "reciprocal": 0}[form]
+    powers = _perfect_powers(len(grades) + shift)
     for rank, rel in enumerate(grades, start=1):
-        g = gain(rel, convention)
+        g = to_gain(rel)
         if not g:
             continue
         if form == "reciprocal" or (form == "log2_rank" and rank == 1):
-            const += g / (rank if form == "reciprocal" else 1)
+            const += Fraction(g, rank if form == "reciprocal" else 1)
             continue
-        fn = "ln" if form == "ln" else "log2"
-        arg = {"log2": rank + 1, "ln": rank + 1, "log2_rank": rank, "log2_offset": rank + 2}[form]
+        arg = rank + shift
         if fn == "log2" and arg & (arg - 1) == 0:  # log2 of a power of two: a whole number
-            const += g / (arg.bit_length() - 1)
+            const += Fraction(g, arg.bit_length() - 1)
             continue
-        base, e = perfect_power(arg) if arg > 3 else (arg, 1)
+        base, e = powers.get(arg, (arg, 1))
         key = (fn, base)
-        terms[key] = terms.get(key, 0) + (g if e == 1 else g / e)
-    return LogSum.from_terms(const, terms)
+        terms[key] = terms.get(key, 0) + (g if e == 1 else Fraction(g, e))
+    return LogSum.from_terms(const, {key: Fraction(coef) for key, coef in terms.items()})
 
 
 def _ideal(problem: Problem, mode: str) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from drills.engine.exact import Exact, LogSum, decimal_text, with_value
+from drills.engine.exact import Exact, LogSum, decimal_text, shown_decimal, with_value
 from drills.engine.metrics.ndcg import (
     STANDARD,
     Formula,
@@ -28,8 +28,9 @@ from drills.engine.table import WIDE, Layout, format_table, quotient
 
 
 def num(x: Exact, digits: int = 6) -> str:
-    """A short decimal for display (``digits`` significant digits)."""
-    return decimal_text(x.decimal(), digits)
+    """A short decimal for display (``digits`` significant digits; from a Lazy value's float
+    when that gives the same digits)."""
+    return shown_decimal(x, digits)
 
 
 def gain_text(rel: int, convention: str) -> str:
@@ -209,8 +210,8 @@ def _solution_part(name: str) -> Metric:
     """dcg, idcg or ndcg: one of the three numbers of the NDCG solution."""
 
     def value(problem: Problem, formula: Formula) -> Exact:
-        sol = ndcg_solution(problem, formula)
-        return {"dcg": sol.dcg, "idcg": sol.idcg, "ndcg": sol.ndcg}[name]
+        sol = ndcg_solution(problem, formula)  # floats now, the exact forms when asked for
+        return sol.ndcg if name == "ndcg" else sol.dcg_lazy if name == "dcg" else sol.idcg_lazy
 
     def steps(problem: Problem, layout: Layout, scoped: bool) -> str:
         only = name if scoped and name != "ndcg" else None
