@@ -43,7 +43,6 @@ TOPICS: tuple[str, ...] = (
     "ads-metrics",
     "candidate-generation",
     "precision-recall",
-    "beyond-accuracy",
 )
 
 

@@ -42,12 +42,8 @@ print(json.dumps(out))
 
 # Fixed questions of the packs: labels and scores in the order shown in the prompt.
 FIXED = {
-    # precision-recall.yaml pr-trapezoid-tie: five items, the last three tied
-    "pr-trapezoid-tie": ([1, 0, 1, 0, 0], [0.9, 0.5, 0.5, 0.5, 0.2]),
-    # precision-recall.yaml pr-sklearn-all-tied: every score equal
+    # precision-recall.yaml pr-sklearn-all-tied: every score equal, 2 positives in 10
     "pr-sklearn-all-tied": ([1, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0.5] * 10),
-    # ads-metrics.yaml ads-auc-not-monotone: probabilities rounded to one decimal
-    "ads-rounded": ([1, 0, 1, 0, 0, 1], [0.34, 0.31, 0.29, 0.22, 0.12, 0.08]),
 }
 
 
@@ -56,7 +52,6 @@ def frac(x: str) -> float:
 
 
 def main() -> None:
-    import numpy as np
     from sklearn.metrics import (
         auc,
         average_precision_score,
@@ -100,8 +95,6 @@ def main() -> None:
         precision, recall, _ = precision_recall_curve(y, s)
         out["fixed"][name] = {
             "ap": average_precision_score(y, s), "trapezoid": auc(recall, precision),
-            "roc_auc": roc_auc_score(y, s),
-            "roc_auc_rounded": roc_auc_score(y, np.round(s, 1)),
         }
     OUT.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(out['generated'])} generated items, scikit-learn {out['sklearn']})")
