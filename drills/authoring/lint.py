@@ -28,6 +28,7 @@ from drills.authoring.cue_lint import (
 )
 from drills.authoring.rubric_lint import example_errors, rubric_warnings
 from drills.authoring.slip_lint import prompt_errors, restated_steps, slip_warnings
+from drills.coding.edges import edge_errors
 from drills.coding.grade import all_cases
 from drills.coding.task import problem_for
 from drills.engine.metrics.registry import metric_value, names
@@ -78,7 +79,7 @@ class _Linter:
             right = sum(o.correct for o in q.options)
             return ([] if right == 1 else [f"{right} correct options (exactly one needed)"]), False
         if q.kind == "code":
-            return _code_errors(q), False
+            return _code_errors(q) + edge_errors(q), False
         if q.kind != "numeric":
             return [], False
         tol = q.tolerance or Tolerance()

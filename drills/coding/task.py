@@ -40,6 +40,17 @@ EDGES = {
     "judged_larger": "relevant documents the ranking did not retrieve",
     "no_hit": "a query with no relevant document",
 }
+# Each edge as a clause, for "ZeroDivisionError when ...".
+WHEN = {
+    "k_past_end": "k is past the end of the list",
+    "k_one": "k = 1",
+    "all_zero": "every grade is 0",
+    "single": "the list holds a single document",
+    "ties": "grades are tied",
+    "long": "the list is long (500 documents)",
+    "judged_larger": "relevant documents were not retrieved",
+    "no_hit": "a query has no relevant document (R = 0)",
+}
 MAX_CASES = 200
 DEFAULT_CASES = 30
 
@@ -141,7 +152,10 @@ def _grades(task: CodeTask, rng: random.Random, n: int, edge: str | None) -> lis
     if edge == "all_zero":
         return [0] * n
     if edge == "ties":
-        return sorted([rng.choice((1, task.top_grade)) for _ in range(n)], reverse=rng.random() < 0.5)
+        tied = sorted([rng.choice((1, task.top_grade)) for _ in range(n)], reverse=rng.random() < 0.5)
+        if n > 1 and len(set(tied)) == n:  # two documents drawn 1 and 3: make them tie
+            tied[1] = tied[0]
+        return tied
     grades = [rng.randint(0, task.top_grade) for _ in range(n)]
     if edge != "no_hit" and not any(g >= task.threshold for g in grades):
         grades[rng.randrange(n)] = max(task.threshold, 1)
@@ -168,10 +182,14 @@ def _draw(task: CodeTask, rng: random.Random, edge: str | None) -> tuple[Any, ..
         values["k"] = (n + rng.randint(1, 4) if edge == "k_past_end" else 1 if edge == "k_one"
                        else rng.randint(1, max(1, n)))
     extra = rng.randint(1, 3) if edge == "judged_larger" or rng.random() < 0.3 else 0
+    if edge in ("no_hit", "all_zero"):  # nothing relevant anywhere: R = 0, IDCG = 0
+        extra = 0
     if "judged" in task.args:
         values["judged"] = sorted(relevance + [rng.randint(1, task.top_grade) for _ in range(extra)],
                                   reverse=True)
         rng.shuffle(values["judged"])
+        if edge == "k_past_end":  # past the end of the pool too, not only of the ranking
+            values["k"] = max(values["k"], len(values["judged"]) + 1)
     if "num_relevant" in task.args:
         values["num_relevant"] = sum(1 for g in relevance if g >= task.threshold) + extra
     if "i" in task.args:
