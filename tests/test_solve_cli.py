@@ -91,7 +91,7 @@ def test_bad_input_one_line_exit_2(args, needle):
     ("(13+2/log2(3))/(15+6/log2(3))", 0, "correct", []),
     ("0.75", 1, "close", []),
     ("0.8675", 1, "wrong", ["linear_gain"]),
-    ("1", 1, "wrong", ["ideal_unsorted"]),
+    ("1", 1, "wrong", ["ideal_unsorted", "ideal_sorted_in_place"]),  # the same number (issue 24)
 ])
 def test_answer_ndcg(answer, code, verdict, ids):
     res = run("2,1,3,0", "--judged", "3,2,1,0", "--answer", answer, "--json")

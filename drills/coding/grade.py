@@ -17,6 +17,7 @@ from typing import Any
 
 from drills.coding.task import (
     EDGES,
+    WHEN,
     CodeTask,
     HiddenCase,
     describe_call,
@@ -28,6 +29,7 @@ from drills.engine.metrics.registry import metric_value, worked_steps
 from drills.engine.problem import ProblemError
 from drills.engine.table import Layout
 from drills.grading.check import Outcome
+from drills.grading.diagnose import bound_line
 from drills.grading.slips import SLIPS, Case
 from drills.model import Question
 from drills.safetext import visible
@@ -84,7 +86,9 @@ class CodeResult:
     def to_json(self) -> dict[str, Any]:
         return {"passed": self.passed, "failed": self.failed,
                 "cases": [c.to_json() for c in self.cases],
-                "misconceptions": list(self.misconceptions), "verdict": self.verdict,
+                "misconceptions": list(self.misconceptions),
+                "slip": self.misconceptions[0] if self.misconceptions else None,
+                "verdict": self.verdict,
                 "message": self.message, "output": shown_output(self.output),
                 "examples_only": self.examples_only}
 
@@ -167,11 +171,7 @@ def _diagnose(question: Question, cases: list[HiddenCase], reports: list[CaseRep
     notes: list[str] = []
     for case, report in zip(cases, reports, strict=True):
         if report.error and report.error != "not run":
-            where = f" when {EDGES[case.edge]}" if case.edge else ""
-            why = ""
-            if case.edge == "all_zero" and task.metric in ("ndcg", "idcg", "delta_ndcg"):
-                why = ": IDCG = 0, and drills (like scikit-learn, ranx and trec_eval) scores NDCG 0 there"
-            notes.append(f"{report.error.split(' (solution.py')[0]}{where}{why}.")
+            notes.append(_error_note(task, case, report.error))
             break
     if _crashes_at_rank_one(task, reports):
         notes.append("log2_rank: every case raised ZeroDivisionError, whatever the grades: with ranks "
@@ -180,13 +180,33 @@ def _diagnose(question: Question, cases: list[HiddenCase], reports: list[CaseRep
         return ("log2_rank",), tuple(notes)
     valued = [(c, r) for c, r in zip(cases, reports, strict=True) if r.got is not None and r.error is None]
     wrong = [(c, r) for c, r in valued if not r.ok]
-    ids: list[str] = []
-    if wrong:
-        for slip in SLIPS.values():
-            if _explains(slip, Case, task, valued):
-                ids.append(slip.id)
-                notes.append(f"{slip.id}: {slip.describe(task.metric)}")
-    return tuple(ids), tuple(notes)
+    matched = [slip for slip in SLIPS.values() if wrong and _explains(slip, Case, task, valued)]
+    if matched:  # one slip explained (the primary, in registry order); the others give the same numbers
+        first = matched[0]
+        notes.append(f"{first.id}: {first.describe(task.metric, problem_for(task, wrong[0][0].call))}")
+        if len(matched) > 1:
+            others = ", ".join(f"{s.id} ({s.name})" for s in matched[1:])
+            notes.append(f"Also gives these numbers on every case: {others}.")
+    above = next((r.got for _, r in valued if r.got is not None and not r.ok
+                  and bound_line(task.metric, r.got)), None)
+    if above is not None:
+        notes.append(bound_line(task.metric, above) or "")
+    return tuple(s.id for s in matched), tuple(notes)
+
+
+def _error_note(task: CodeTask, case: HiddenCase, error: str) -> str:
+    """``ZeroDivisionError: division by zero when every grade is 0: ...``: the error without
+    its place, the edge it met as a clause, one final period (an error that ends a
+    sentence of its own keeps it, with the edge in parentheses)."""
+    text = error.split(" (solution.py")[0].rstrip()
+    why = ""
+    if case.edge == "all_zero" and task.metric in ("ndcg", "idcg", "delta_ndcg"):
+        why = ": IDCG = 0, and drills (like scikit-learn, ranx and trec_eval) scores NDCG 0 there"
+    if not case.edge:
+        return text if text.endswith((".", "!", "?")) else f"{text}."
+    if text.endswith((".", "!", "?")):
+        return f"{text} (when {WHEN[case.edge]}{why})."
+    return f"{text}{',' if ',' in text else ''} when {WHEN[case.edge]}{why}."  # nan, expected ..., when
 
 
 def _crashes_at_rank_one(task: CodeTask, reports: list[CaseReport]) -> bool:

@@ -37,6 +37,21 @@ CATALOG: dict[str, Slip] = SLIPS
 TABLE_METRICS = ("dcg", "idcg", "ndcg", "delta_ndcg")
 # Two values closer than this (relative) are the same number: nothing can tell them apart.
 SAME = Decimal("1e-12")
+# The metrics bounded by 1, each with why: a result above 1 is no rounding, it is a bug.
+AT_MOST_ONE = {
+    "ndcg": ("NDCG", "no order of the documents beats the ideal one (DCG@k <= IDCG@k)"),
+    "delta_ndcg": ("|delta NDCG|", "both NDCGs lie between 0 and 1"),
+    "ap": ("AP", "it adds at most one precision (each at most 1) per relevant document it divides by"),
+    "map": ("MAP", "it is a mean of APs, each at most 1"),
+    "precision": ("P@k", "at most k of the top k documents are relevant"),
+    "recall": ("Recall", "at most R of the R relevant documents can be found"),
+    "rprec": ("R-precision", "at most R of the top R documents are relevant"),
+    "rr": ("RR", "the first relevant document is at rank 1 at best"),
+    "mrr": ("MRR", "it is a mean of reciprocal ranks, each at most 1"),
+    "hit": ("Hit@k", "it is 0 or 1"),
+    "err": ("ERR", "it is the expected 1/r of the rank where the user stops, at most 1/1"),
+    "rbp": ("RBP", "(1 - p) times the sum of p^(i - 1) over any ranks is below 1"),
+}
 
 
 @dataclass(frozen=True)
@@ -120,6 +135,14 @@ def variants_for(case: Case, tolerance: Tolerance) -> list[Variant]:
 def variants(problem: Problem, metric: str, tolerance: Tolerance) -> list[Variant]:
     """``variants_for`` with every slip registered for ``metric``."""
     return variants_for(Case(problem, metric), tolerance)
+
+
+def bound_line(metric: str, value: float) -> str | None:
+    """``NDCG cannot exceed 1: ...`` for a result above 1 of a metric bounded by 1, else None."""
+    if metric not in AT_MOST_ONE or value <= 1 + 1e-9:
+        return None
+    name, why = AT_MOST_ONE[metric]
+    return f"{name} cannot exceed 1: {why}, so {decimal_text(Decimal(repr(value)), 6)} is not a possible {name}."
 
 
 def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
@@ -260,6 +283,7 @@ def diagnose_case(case: Case, learner: float, tolerance: Tolerance,
     correct = right.value
     if abs(learner - correct) <= tolerance.allowed(correct):
         return Diagnosis((), ())
+    bound = bound_line(metric, learner)
     near = window or tolerance
     typo = given is not None and one_digit_typo(given, right.decimal())
     hits = [
@@ -276,14 +300,15 @@ def diagnose_case(case: Case, learner: float, tolerance: Tolerance,
         if typo:
             pointer = (f"{given} is one digit away from the right {decimal_text(right.decimal(), 6)}: "
                        "a typo?" + (f" {pointer}" if pointer else ""))
-        return Diagnosis((), (), pointer)
+        return Diagnosis((), (bound,) if bound else (), pointer)
     first = hits[0][1]
     m = first.misconception
-    explanation = (f"{m.describe(metric)} "
+    explanation = (f"{m.describe(metric, problem)} "
                    f"{'That value is' if m.id.startswith('answered_') else 'That formula gives'} "
                    f"{shown_decimal(first.value, 6)}. "
                    f"Right step: {right_step(problem, m, metric).rstrip('.')}.")
-    return Diagnosis(tuple(v.misconception for _, v in hits), (explanation, *_also(hits)))
+    return Diagnosis(tuple(v.misconception for _, v in hits),
+                     (explanation, *_also(hits), *((bound,) if bound else ())))
 
 
 def _also(hits: list[tuple[float, Variant]]) -> tuple[str, ...]:

@@ -96,6 +96,29 @@ def _ap_step(what: str) -> Callable[[Problem, str], str]:
 
 
 # --------------------------------------------------------------------------- AP and MAP
+# What each AP convention divides by, and whose it is: a slip's text cites the question's own.
+DIVIDES_BY = {
+    "R": "R, every relevant document in the judged pool, retrieved or not (trec_eval's and ranx's "
+         "convention)",
+    "min_k_R": "min(k, R), the cut-off or the relevant documents in the judged pool if fewer "
+               "(ml_metrics' apk)",
+    "retrieved": "the relevant documents retrieved (scikit-learn's and torchmetrics' convention)",
+}
+
+
+def _asked(p: Problem, metric: str) -> str:
+    """``This question's AP divides by min(k, R) ...``: the convention the question asks."""
+    whose = "each query's AP" if metric == "map" else "AP@k" if p.k is not None else "AP"
+    return f"This question's {whose} divides by {DIVIDES_BY[p.convention]}"
+
+
+def _over_retrieved_text(p: Problem, metric: str) -> str:
+    missed = ("a relevant document never retrieved contributes a precision of 0" if p.convention == "R"
+              else "a relevant document never retrieved still counts in R, up to k")
+    return ("You divided the sum of precisions by the relevant documents you retrieved "
+            f"(scikit-learn's and torchmetrics' convention). {_asked(p, metric)}: {missed}.")
+
+
 def _over_retrieved(p: Problem, q: Problem) -> Fraction | None:
     return None if p.convention == "retrieved" else _ap(p, q, "retrieved").exact
 
@@ -106,7 +129,7 @@ slip("ap_over_retrieved", "AP divided by the relevant documents retrieved, not b
      "document in the judged pool, retrieved or not: a relevant document never retrieved "
      "contributes a precision of 0.",
      metrics=("ap", "map"), family="binary", short="AP over the relevant retrieved",
-     step=_ap_step("divides by {den}"),
+     step=_ap_step("divides by {den}"), text=_over_retrieved_text,
      )(_mean_of(_over_retrieved))
 
 
@@ -120,6 +143,8 @@ slip("ap_over_r", "AP divided by R where another denominator was asked",
      "relevant documents retrieved (scikit-learn, torchmetrics) or min(k, R) (ml_metrics' apk).",
      metrics=("ap", "map"), family="binary", short="AP over R",
      step=_ap_step("divides by {den}"),
+     text=lambda p, m: ("You divided the sum of precisions by R, every relevant document in the judged "
+                        f"pool (trec_eval's and ranx's convention). {_asked(p, m)}."),
      )(_mean_of(_over_r))
 
 
@@ -132,6 +157,8 @@ slip("ap_over_k", "AP divided by k",
      "R, the relevant documents in the judged pool: a perfect ranking scores 1 whatever k is.",
      metrics=("ap", "map"), family="binary", short="AP over k",
      step=_ap_step("divides the sum of the precisions at the relevant ranks by {den}, not by k"),
+     text=lambda p, m: ("You divided the sum of precisions by k (or by the length of the list). "
+                        f"{_asked(p, m)}: a perfect ranking scores 1 whatever k is."),
      )(_mean_of(_over_k))
 
 
@@ -152,6 +179,10 @@ slip("ap_all_ranks", "AP as the mean precision at every rank",
      "adds no term, it only lowers the precision of the relevant ones below it.",
      metrics=("ap", "map"), family="binary", short="the mean precision at every rank",
      step=_ap_step("adds the precision only at the relevant ranks and divides by {den}"),
+     text=lambda p, m: ("You averaged the precision at every rank. AP takes the precision only at "
+                        "the ranks that hold a relevant document and adds those; "
+                        f"{_asked(p, m)[0].lower()}{_asked(p, m)[1:]}. A non-relevant document adds no "
+                        "term, it only lowers the precision of the relevant ones below it."),
      )(_mean_of(_all_ranks))
 
 
@@ -194,6 +225,21 @@ def precision_over_relevant(case: Case) -> Exact | None:
     p = case.problem
     recall = bm.recall_at_k(p.relevance, p.k, judged=p.judged, threshold=p.threshold)
     return None if recall.relevant_total == 0 else _unless_right(case, recall.exact)
+
+
+@slip("precision_over_retrieved", "precision@k divided by the documents retrieved, not by k",
+      "You divided the relevant documents in the top k by the documents there, min(k, n) "
+      "(np.mean(r[:k]) and sum(r[:k]) / len(r[:k]) do): when k is past the end of the list, a "
+      "short list scores as if it had k documents. P@k divides by k itself: the missing ranks "
+      "count as non-relevant (trec_eval's P@k).",
+      metrics=("precision",), family="binary", short="precision over the documents retrieved",
+      step=lambda p, m: _hits_line(p, m, "k, not by the documents retrieved"))
+def precision_over_retrieved(case: Case) -> Exact | None:
+    p = case.problem
+    if p.k is None or p.k <= len(p.relevance):
+        return None  # min(k, n) is k: no mistake to name
+    shown = bm.precision_at_k(p.relevance, len(p.relevance), judged=p.judged, threshold=p.threshold)
+    return _unless_right(case, shown.exact)
 
 
 def _retrieved_r(p: Problem) -> int:

@@ -1,9 +1,14 @@
-"""Ideal-order slips: IDCG from the model's order, sorted worst first, uncut, retrieved only."""
+"""Ideal-order slips: IDCG from the model's order, sorted worst first, uncut, retrieved only,
+and the ranking itself sorted in place through an alias (its DCG then taken on the sorted list)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from drills.engine.exact import Exact
 from drills.engine.metrics.ndcg import Formula
-from drills.grading.slips.registry import formula_slip
+from drills.engine.metrics.registry import metric_value
+from drills.grading.slips.registry import Case, formula_slip, slip
 
 formula_slip(
     "ideal_unsorted", "IDCG from the model's own order",
@@ -26,3 +31,18 @@ formula_slip(
     "You built the ideal order from the ranked list alone. The ideal comes from ALL judged "
     "documents of the query, including relevant ones the system failed to retrieve.",
     Formula(ideal="retrieved"), metrics=("idcg", "ndcg", "delta_ndcg"), family="ideal", short="the ideal from the retrieved documents only")
+
+
+@slip("ideal_sorted_in_place", "the ranking sorted in place as its own ideal (an alias)",
+      "Your ideal is the ranked list itself, sorted in place: `ideal = relevance` copies nothing, "
+      "so `ideal.sort(reverse=True)` (or numpy's in-place `.sort()` on the same array) reorders "
+      "the ranking too, and its DCG is computed on the sorted list: DCG = IDCG and NDCG comes "
+      "out 1 (or the ranking's best order over a judged pool). `sorted(relevance, reverse=True)` "
+      "or `np.sort(rel)[::-1]` sorts a copy.",
+      metrics=("ndcg",), family="ideal", short="the ranking sorted in place as its own ideal")
+def ideal_sorted_in_place(case: Case) -> Exact | None:
+    p = case.problem
+    best = tuple(sorted(p.relevance, reverse=True))
+    if best == p.relevance:
+        return None  # already in its best order: sorting it changes nothing
+    return metric_value(replace(p, relevance=best), case.metric)

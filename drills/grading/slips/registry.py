@@ -66,6 +66,9 @@ class Slip:
     step: Step | None = None
     # older ids for the same formula: named only when this one is not checked
     supersedes: tuple[str, ...] = ()
+    # the description read from the question's own problem (its AP convention, its
+    # relevance threshold), where a fixed text would cite the wrong convention
+    text: Step | None = None
 
     def applies(self, case: Case) -> bool:
         if case.declared and self.id not in case.declared:
@@ -77,7 +80,9 @@ class Slip:
             return self.compute(case)
         return metric_value(case.problem, case.metric, self.formula or STANDARD)
 
-    def describe(self, metric: str) -> str:
+    def describe(self, metric: str, problem: Problem | None = None) -> str:
+        if self.text is not None and problem is not None:
+            return self.text(problem, metric)
         return self.descriptions.get(metric, self.description)
 
     @property
@@ -108,17 +113,18 @@ def formula_slip(id: str, title: str, description: str, formula: Formula, *,  # 
 def slip(id: str, title: str, description: str, *, metrics: tuple[str, ...],  # noqa: A002
          gains: tuple[str, ...] = ALL_GAINS, family: str = "", formula: Formula | None = None,
          descriptions: Mapping[str, str] | None = None, short: str = "", step: Step | None = None,
-         supersedes: tuple[str, ...] = ()) -> Callable[[Compute], Compute]:
+         supersedes: tuple[str, ...] = (), text: Step | None = None) -> Callable[[Compute], Compute]:
     """Decorator: register ``compute(case)`` (the slip's value, or None) under ``id``.
 
     ``formula``, when given, is the formula the slip amounts to on DCG-like tables, so
-    the worked steps can point at the first row where it departs.
+    the worked steps can point at the first row where it departs. ``text(problem, metric)``,
+    when given, is the description on that problem (``description`` stays the generic one).
     """
 
     def deco(compute: Compute) -> Compute:
         _add(Slip(id, title, description, metrics, formula=formula, compute=compute, gains=gains,
                   family=family, descriptions=dict(descriptions or {}), short=short, step=step,
-                  supersedes=supersedes))
+                  supersedes=supersedes, text=text))
         return compute
 
     return deco
