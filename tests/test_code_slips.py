@@ -194,3 +194,11 @@ def test_code_check_json_carries_the_primary_slip(tmp_path):
     ok = CliRunner().invoke(cli, ["code", "check", str(right), "--question", "coding.reciprocal-rank",
                                   "--json"], env=env)
     assert ok.exit_code == 0 and json.loads(ok.output)["slip"] is None
+
+
+def test_ap_at_k_cites_apk_s_empty_list_rule_as_its_sources_have_it():
+    # ml_metrics 0.1.4 on PyPI (2015-06): `if not actual: return 1.0`; benhamner/Metrics master
+    # since a28d7ad (2015-08-05, "if length of actual is 0 it should return 0"): 0.0
+    prompt = " ".join(BY_ID["coding.ap-at-k"].prompt.split())
+    assert "apk in ml_metrics 0.1.4, the release pip installs, returns 1.0 for an empty actual list" in prompt
+    assert "its GitHub master returns 0.0" in prompt
