@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from drills.authoring.cue_lint import PACK_SHARE_IS_ERROR, option_warnings
+from drills.authoring.cue_lint import option_warnings
 from drills.cli import cli
 from drills.model import Option, Question
 from drills.packs.leaks import numbers_in
@@ -86,10 +86,9 @@ def test_a_pack_whose_correct_option_is_longest_in_over_40_percent_fails(tmp_pat
     body = "".join(choice(f"c{i}", "right answer, longest", "wrong one", "wrong two") for i in range(3))
     body += "".join(choice(f"d{i}", "right", "a longer wrong answer", "wrong") for i in range(2))
     result = lint(tmp_path, body)
-    level = "error" if PACK_SHARE_IS_ERROR else "warning"  # a warning until the bank is rewritten
-    assert result.exit_code == int(PACK_SHARE_IS_ERROR)
+    assert result.exit_code == 1
     assert any("the correct option is the longest in 3 of its 5 choice questions (at most 40%): c0, c1, c2" in e
-               for e in lines(result, level)), result.stdout
+               for e in lines(result, "error")), result.stdout
 
 
 def test_a_pack_at_40_percent_or_with_few_choice_questions_passes(tmp_path):

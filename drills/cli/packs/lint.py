@@ -53,11 +53,11 @@ def lint(paths: tuple[str, ...], seeds: int) -> None:
                 prompt; a generator that fails; a question whose text states
                 another's answer to 3 or more significant digits (among all
                 the packs given); two questions with the same problem (unless
-                one is variant_of the other)
+                one is variant_of the other); a pack whose correct option is
+                the longest in over 40% of its choice questions
       warnings: generated items with fewer than 2 distinguishable wrong-formula slips;
                 a correct option over 1.5x the longest wrong one, absolutes only
-                in wrong options, a pack whose correct option is the longest in
-                over 40% of its choice questions
+                in wrong options
     Exit codes: 0 no errors, 1 errors found, 2 bad usage.
     """
     if not 1 <= seeds <= MAX_SEEDS:
