@@ -72,8 +72,10 @@ def test_a_text_worksheet_fits_a_narrow_terminal_and_a_file_is_unchanged():
     from drills.publish.worksheet import WIDTH, text_sheet
     from drills.quiz.plan import plan
 
-    # The NDCG bank's topics: the coding pack's snippets and signatures are shown verbatim.
-    topics = [t for t in TOPICS if t != "coding"]
+    # The NDCG topics (an NDCG worked table is sure to be drawn; the coding pack's snippets
+    # and signatures are shown verbatim, so it is left out)
+    topics = [t for t in ("hand-computation", "gain-and-discount", "normalization",
+                          "binary-vs-graded", "ndcg-vs-mrr", "map-and-recall") if t in TOPICS]
     items = plan(discover([]).questions, seed=7, count=12, topics=topics)
     narrow = text_sheet(items, 7, 60)
     assert max(len(line) for line in narrow.splitlines()) <= 60
@@ -120,3 +122,14 @@ def test_at_60_columns_a_long_ndcg_quotient_splits_over_two_lines():
     at = next(i for i, line in enumerate(lines) if line.startswith("NDCG@8 = DCG@8 / IDCG@8"))
     assert lines[at + 1].strip().startswith("= (") and lines[at + 2].strip().startswith("/ (")
     assert max(len(line) for line in lines) <= 60
+
+
+def test_a_ranking_longer_than_the_line_is_broken_between_its_items():
+    from drills.publish.worksheet import _wrap
+
+    ranking = "[" + ", ".join(["1", "1"] + ["0"] * 17 + ["1"]) + "]"  # 62 characters
+    lines = _wrap(f"binary labels rank 1 first:\n{ranking}\nCompute AP.", "   ", width=60)
+    assert max(len(line) for line in lines) <= 60
+    assert " ".join(" ".join(lines).split()) == f"binary labels rank 1 first: {ranking} Compute AP."
+    short = _wrap("the ranking (3, 2, 1) stays whole", "", width=20)
+    assert any("(3, 2, 1)" in line for line in short)

@@ -62,7 +62,8 @@ def generate(seed: int | None, count: int, topics: tuple[str, ...], difficulty: 
       ndcg-hand, swap-delta, compare-rankings, binary-vs-graded, single-relevant,
       ndcg-at-1-binary, gain-ratio, discount-at-rank, edge-case, ap-hand, map-queries,
       precision-recall, mrr-queries, err-hand, map-vs-ndcg, ctr-lift, paired-test, cuped,
-      delta-method-ctr, srm-chi-square, off-policy
+      delta-method-ctr, srm-chi-square, off-policy, ads-calibration, ads-auc, pr-area,
+      sampled-softmax
     Scenario generators (a whole follow-up chain; see docs/scenarios.md):
       ndcg-chain, binary-graded-chain, lambdarank-swap-chain, ndcg-vs-mrr-chain
     """

@@ -132,7 +132,9 @@ def _wrap(text: str, indent: str, reflow: bool = True, width: int = WIDTH) -> li
         elif line.startswith(" ") or len(indent + line) <= keep:
             out.append((indent + line).rstrip())
         else:
-            glued = _GROUP.sub(lambda m: m.group(0).replace(" ", _GLUE), line)
+            room = width - len(indent)  # a bracket group kept whole only when it fits a line
+            glued = _GROUP.sub(lambda m: m.group(0).replace(" ", _GLUE)
+                               if len(m.group(0)) <= room else m.group(0), line)
             out.extend(w.replace(_GLUE, " ") for w in textwrap.wrap(
                 glued, width, initial_indent=indent, subsequent_indent=indent,
                 break_long_words=False, break_on_hyphens=False))
