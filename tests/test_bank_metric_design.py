@@ -90,6 +90,8 @@ DERIVED: dict[str, list[float | F]] = {
     "mdesign-gain-flip-difference": [F(3, 2)],  # the grade-2 term of IDCG@3 at rank 3
     "mdesign-revenue-gain": [rr([0, 1])],
     "mdesign-err-two-excellent": [F(15, 16), F(1, 16), err(ERR_GRADES, 2, 4) - err(ERR_GRADES, 1, 4)],
+    # the stop probability of grade 4 (g_max 4); 1/r and log2 discounts at ranks 2 and 5
+    "mdesign-err-when": [F(2**4 - 1, 2**4), F(1, 2), F(1, 5), 1 / math.log2(3), 1 / math.log2(6)],
 }
 
 
@@ -101,10 +103,19 @@ def auc(labels, scores) -> F:
     return wins / (len(pos) * len(neg))
 
 
-# mdesign-ads-calibration: six predictions; round(p, 1) is monotone but not strictly, and its ties move AUC
+# mdesign-auc-monotone: six predictions; round(p, 1) is monotone but not strictly, and its ties move AUC
 AUC_Y, AUC_P = [0, 0, 1, 0, 1, 1], [F(12, 100), F(31, 100), F(34, 100), F(52, 100), F(58, 100), F(91, 100)]
 AUC_ROUNDED = [F(round(p * 10), 10) for p in AUC_P]
-DERIVED["mdesign-ads-calibration"] = [auc(AUC_Y, AUC_P), auc(AUC_Y, AUC_ROUNDED)]
+DERIVED["mdesign-auc-monotone"] = [auc(AUC_Y, AUC_P), auc(AUC_Y, AUC_ROUNDED)]
+
+
+def test_err_barely_moves_when_the_good_result_rises_below_an_excellent_one():
+    # mdesign-err-when: the grade-3 result moves from rank 5 to rank 2 under a grade-4 one
+    before, after = [4, 0, 0, 0, 3, 0, 0, 0, 0, 0], [4, 3, 0, 0, 0, 0, 0, 0, 0, 0]
+    d_err = float(err(after, 10, 4) - err(before, 10, 4))
+    d_ndcg = ndcg(after, before, 10) - ndcg(before, before, 10)
+    assert 0 < d_err < d_ndcg / 10  # 0.0082 against 0.0880
+    assert 1 / 2 - 1 / 5 > 1 / log2(3) - 1 / log2(6)  # 1/r is the steeper discount here
 
 
 def test_auc_of_a_monotone_but_not_strict_transform():

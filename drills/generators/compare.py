@@ -213,7 +213,9 @@ def binary_vs_graded(template: Question, params: Mapping[str, Any], rng: random.
                f"Right. {verdicts[order]} {why}" if v == order else f"Not so. {misses[v]} {why}")
         for v in (1, -1, 0)
     ]
-    lines += [f"Which is higher{cutoff_phrase(k, n)}?"]
+    # the metric and its cut-off in the question, not only inside the options (issue 27)
+    lines += [f"Which {label} is higher, with the graded labels or with the binary ones"
+              f"{cutoff_phrase(k, n)}?"]
     concrete_params["metric"] = "compare"
     return concrete(
         template, BINARY_VS_GRADED, concrete_params, kind="choice", prompt="\n".join(lines),
