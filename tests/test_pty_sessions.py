@@ -203,3 +203,25 @@ def test_a_resumed_session_adds_up_to_one_session(drills_home, tmp_path):
         sessions = db.execute("SELECT mode, score, total FROM sessions").fetchall()
         answers = db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
     assert sessions == [("practice", 2, 4)] and answers == 4
+
+
+def test_the_retry_round_offers_a_concept_answer_its_rubric_graded_partial(drills_home):
+    """A concept answer's self-grade only rates recall (issue 22): a partial one is a miss,
+    offered in the retry round like any other (it was left out because it had a self-grade)."""
+    from drills.packs import discover
+
+    q, example = next((q, e) for q in discover(cache=False).questions
+                      if q.kind == "concept" and q.rubric is not None
+                      for e in q.rubric.examples
+                      if e.verdict == "partial" and "\n" not in e.answer.strip() and len(e.answer) < 200)
+    t = practice(drills_home, "--question", q.id)
+    t.expect("Question 1/1")
+    t.expect("answer>")
+    t.send(example.answer.strip() + "\r")
+    t.send("\r")  # the empty line that ends a concept answer
+    t.expect("Partial")
+    t.expect("grade>")
+    t.send("3\r")  # recall rated good: still a partial answer
+    t.expect("Retry the 1 question you missed?")
+    t.send("n\r")
+    t.expect_eof()

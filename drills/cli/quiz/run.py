@@ -100,7 +100,9 @@ def _after_practice(session: Any, store: Any, catalog: Sequence[Question], seed:
     missed: list[Question] = []  # a scenario with a missed step is asked again whole
     for r in summary.records:
         q = session.planned[r.item] if r.question.part is not None else r.question
-        if r.verdict not in RIGHT and not r.self_grade and q not in missed:
+        # a concept answer graded by its rubric is missed by its verdict (its self-grade
+        # only rates recall); one without a rubric was graded by the learner: not offered
+        if r.verdict not in RIGHT and (r.concept is not None or not r.self_grade) and q not in missed:
             missed.append(q)
     if not (interactive and missed):
         return int(Exit.OK)
