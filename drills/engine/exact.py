@@ -16,7 +16,7 @@ import decimal
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
 PRECISION = 50
@@ -220,19 +220,32 @@ class LogSum:
     def value(self) -> float:
         return float(self.decimal())
 
-    @property
-    def text(self) -> str:
-        parts: list[tuple[bool, str]] = []  # (negative, magnitude text)
+    @cached_property
+    def signed_parts(self) -> tuple[tuple[bool, str], ...]:
+        """(negative, magnitude text) of each term, the constant first (when not 0)."""
+        parts: list[tuple[bool, str]] = []
         if self.const != 0 or not self.terms:
             parts.append((self.const < 0, fraction_text(abs(self.const))))
         for (fn, base), coef in self.terms:
-            mag = abs(coef)
-            den = f"{fn}({base})" if mag.denominator == 1 else f"({mag.denominator}*{fn}({base}))"
-            parts.append((coef < 0, f"{mag.numerator}/{den}"))
-        out = ("-" if parts[0][0] else "") + parts[0][1]
+            num, den = coef.numerator, coef.denominator
+            neg = num < 0
+            log = f"{fn}({base})" if den == 1 else f"({den}*{fn}({base}))"
+            parts.append((neg, f"{-num if neg else num}/{log}"))
+        return tuple(parts)
+
+    @property
+    def positive_terms(self) -> list[str] | None:
+        """The terms' texts when none is negative (the text is them joined by " + "), else None."""
+        parts = self.signed_parts
+        return None if any(neg for neg, _ in parts) else [t for _, t in parts]
+
+    @cached_property
+    def text(self) -> str:
+        parts = self.signed_parts
+        out = [("-" if parts[0][0] else "") + parts[0][1]]
         for neg, mag_text in parts[1:]:
-            out += (" - " if neg else " + ") + mag_text
-        return out
+            out.append((" - " if neg else " + ") + mag_text)
+        return "".join(out)
 
     def to_sympy(self) -> Any:
         import sympy

@@ -6,6 +6,7 @@ Imports nothing: every metric family prints its worked table with these.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 
@@ -31,9 +32,14 @@ class Layout:
                 side = replace(self, exact_width=max(12, (self.exact_width - 7) // 2))
                 top, bottom = (p if p.isdigit() else f"({side.exact(p)})" for p in parts)
                 return f"{top} / {bottom}"
-        terms = _terms(text)
-        if self.exact_width is None or len(text) <= self.exact_width or len(terms) < 3:
-            return text
+        return self.exact_sum(_terms(text), text)
+
+    def exact_sum(self, terms: Sequence[str], text: str | None = None) -> str:
+        """A sum given by its terms, shown as ``exact`` shows its text (``" + ".join(terms)``),
+        without joining a long one: a 100,000-term DCG is cut from its terms."""
+        size = len(text) if text is not None else sum(map(len, terms)) + 3 * (len(terms) - 1)
+        if self.exact_width is None or size <= self.exact_width or len(terms) < 3:
+            return text if text is not None else " + ".join(terms)
         half = (self.exact_width - 7) // 2
         head, tail = [terms[0]], [terms[-1]]
         for term in terms[1:-1]:  # whole terms from the front while they fit half the room
@@ -45,19 +51,21 @@ class Layout:
                 break
             tail.insert(0, term)
         if len(head) + len(tail) >= len(terms):
-            return text
+            return text if text is not None else " + ".join(terms)
         return f"{' + '.join(head)} + ... + {' + '.join(tail)}"
 
 
 def _terms(text: str) -> list[str]:
     """The terms of a sum, split at ``" + "`` outside brackets only."""
-    terms, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and text.startswith(" + ", i):
-            terms.append(text[start:i])
-            start = i + 3
-    return [*terms, text[start:]]
+    terms: list[str] = []
+    depth, current = 0, []
+    for piece in text.split(" + "):  # the bracket depth at each " + " is that of the pieces before it
+        current.append(piece)
+        depth += piece.count("(") - piece.count(")")
+        if depth == 0:
+            terms.append(" + ".join(current))
+            current = []
+    return [*terms, " + ".join(current)] if current else terms
 
 
 def quotient(text: str) -> tuple[str, str] | None:

@@ -71,7 +71,7 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
     """Solve a ranking metric for RELEVANCE, the grades in ranked order (2,1,3,0 or 2 1 3 0),
     step by step; or evaluate a TREC run against its qrels (--qrels, --run).
 
-    RELEVANCE holds up to 1,000 grades, each from 0 to 20 (--judged too); `[2, 1, 3, 0]`,
+    RELEVANCE holds up to 100,000 grades, each from 0 to 20 (--judged too); `[2, 1, 3, 0]`,
     as prompts print it, works as well.
 
     Without --k NDCG is uncut: DCG over the whole ranking, IDCG over the whole judged pool
@@ -122,13 +122,6 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
     unknown = [arg for arg in relevance if arg.startswith("--")]
     if unknown:  # unknown options reach RELEVANCE (so that -1 gets the "negative" message)
         fail(f"no such option: {unknown[0]} (see drills solve --help)")
-    from drills.cli.solve.verdict import (  # lazy: grading, not for --qrels
-        check_answer,
-        check_json,
-        echo_verdict,
-        echo_verdict_again,
-    )
-
     grades = parse_grades(" ".join(relevance))
     pool = parse_grades(judged, "judged") if judged is not None else None
     override = tolerance_option(tolerance)
@@ -139,25 +132,27 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         fail(str(exc))
     outcome = None
     if answer is not None:
-        outcome = check_answer(problem, metric, answer, override)
+        from drills.cli.solve import verdict  # lazy: grading (50 ms of imports), for --answer only
+
+        outcome = verdict.check_answer(problem, metric, answer, override)
         if outcome.verdict == "invalid" and not as_json:  # unreadable: a usage error, like the rest
             fail(outcome.summary.splitlines()[0])
     if as_json:
         data = solution_json(sol)
         if outcome is not None:
-            data["check"] = check_json(outcome, answer, metric)
+            data["check"] = verdict.check_json(outcome, answer, metric)
         click.echo(json.dumps(data, indent=2))
     else:
         width = wrap_width()
         style = Style(color=use_color(sys.stdout), width=width)
-        printed = echo_verdict(outcome, style) if outcome is not None else 0
+        printed = verdict.echo_verdict(outcome, style) if outcome is not None else 0
         rows = 10**6 if all_rows else max(8, (screen_rows() - 16) // 2)
         layout = Layout(narrow=width < NARROW_BELOW, max_rows=rows,
                         exact_width=None if all_rows else max(40, width - 20))
         body = style.wrap(worked_solution(sol, layout))
         click.echo(body)
         if outcome is not None:
-            echo_verdict_again(outcome, style, printed + body.count("\n") + 1)
+            verdict.echo_verdict_again(outcome, style, printed + body.count("\n") + 1)
     if outcome is not None:
         sys.exit(Exit.OK if outcome.correct else Exit.USAGE if outcome.verdict == "invalid" else Exit.FAILED)
 

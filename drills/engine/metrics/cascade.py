@@ -18,11 +18,14 @@ engine's low modules (exact, problem, table, metrics.spec, metrics.rational).
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
+from typing import Any, overload
 
-from drills.engine.exact import fraction_text, short_fraction
+from drills.engine.exact import decimal_text, fraction_text, short_fraction
 from drills.engine.metrics.rational import (
     ExactFraction,
     check_grades,
@@ -31,7 +34,7 @@ from drills.engine.metrics.rational import (
     sum_text,
 )
 from drills.engine.metrics.spec import Metric
-from drills.engine.problem import MAX_POOL, MAX_RELEVANCE, ProblemError
+from drills.engine.problem import MAX_LIST, MAX_POOL, MAX_RELEVANCE, ProblemError
 from drills.engine.table import format_table
 
 DEFAULT_PERSISTENCE = Fraction(4, 5)
@@ -50,30 +53,182 @@ class CascadeRow:
     running: Fraction
 
 
+EXACT_RANKS = MAX_LIST  # past this many ranks the rows and the total are 60-digit decimals
+_CTX = decimal.Context(prec=60)
+
+
+class _Cascade:
+    """One ERR or RBP computation: every rank in 60-digit decimals at once (no growing
+    fractions), the exact Fraction rows built on demand from the top, for the first
+    EXACT_RANKS ranks; past those a row holds its decimal values (as Fractions) and the total
+    is not built as a fraction: its 50-digit decimal stands for it."""
+
+    def __init__(self, metric: str, grades: tuple[int, ...], top: int, p: Fraction | None) -> None:
+        self.metric, self.grades, self.top, self.p = metric, grades, top, p
+        self.reach: list[decimal.Decimal] = []
+        self.running: list[decimal.Decimal] = []
+        self._stops = {g: _dec(self._stop(g)) for g in set(grades)}
+        # what reach is multiplied by after each grade: 1 - R (ERR) or p (RBP)
+        after = {g: _CTX.subtract(1, d) if metric == "err" else _dec(p or 0) for g, d in self._stops.items()}
+        reach = _CTX.create_decimal(1) if metric == "err" else _dec(1 - (p or 0))
+        running = decimal.Decimal(0)
+        mul, div, add = _CTX.multiply, _CTX.divide, _CTX.add
+        for rank, grade in enumerate(grades, start=1):
+            self.reach.append(reach)
+            if grade:  # a 0 grade stops no one: it adds nothing
+                term = mul(reach, self._stops[grade])
+                running = add(running, div(term, rank) if metric == "err" else term)
+            self.running.append(running)
+            reach = mul(reach, after[grade])
+        self.total = running
+        self._rows: list[CascadeRow] = []
+
+    def _stop(self, grade: int) -> Fraction:
+        if not self.top:
+            return Fraction(0)
+        return Fraction(2**grade - 1, 2**self.top) if self.metric == "err" else Fraction(grade, self.top)
+
+    def _stop_dec(self, grade: int) -> decimal.Decimal:
+        return self._stops[grade]
+
+    def row(self, index: int) -> CascadeRow:
+        rank, grade = index + 1, self.grades[index]
+        if index >= EXACT_RANKS:  # its decimal values (a 50-digit fraction each)
+            stop, reach = self._stop(grade), Fraction(self.reach[index])
+            contribution = Fraction(_CTX.divide(_CTX.multiply(self.reach[index], self._stop_dec(grade)),
+                                                rank) if self.metric == "err" else
+                                    _CTX.multiply(self.reach[index], self._stop_dec(grade)))
+            return CascadeRow(rank, grade, stop, reach, contribution, Fraction(self.running[index]))
+        while len(self._rows) <= index:
+            i = len(self._rows)
+            last = self._rows[-1] if self._rows else None
+            g = self.grades[i]
+            stop = self._stop(g)
+            if self.metric == "err":
+                reach = Fraction(1) if last is None else last.reach * (1 - last.stop)
+                contribution = reach * stop / (i + 1)
+            else:
+                p = self.p or Fraction(0)
+                reach = 1 - p if last is None else last.reach * p
+                contribution = reach * stop
+            running = contribution + (last.running if last is not None else 0)
+            self._rows.append(CascadeRow(i + 1, g, stop, reach, contribution, running))
+        return self._rows[index]
+
+    @cached_property
+    def exact(self) -> Fraction | None:
+        """The total as a fraction (None past EXACT_RANKS ranks: too many digits to be read)."""
+        if len(self.grades) > EXACT_RANKS:
+            return None
+        return self.row(len(self.grades) - 1).running if self.grades else Fraction(0)
+
+
+def _dec(q: Fraction | int) -> decimal.Decimal:
+    q = Fraction(q)
+    return _CTX.divide(decimal.Decimal(q.numerator), decimal.Decimal(q.denominator))
+
+
+class CascadeRows(Sequence[CascadeRow]):
+    """The rows of a cascade computation, each built when first read."""
+
+    def __init__(self, source: _Cascade) -> None:
+        self.source = source
+
+    def __len__(self) -> int:
+        return len(self.source.grades)
+
+    @overload
+    def __getitem__(self, index: int) -> CascadeRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[CascadeRow, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> CascadeRow | tuple[CascadeRow, ...]:
+        if isinstance(index, slice):
+            return tuple(self.source.row(i) for i in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self.source.row(index)
+
+
 @dataclass(frozen=True)
 class CascadeResult(ExactFraction):
-    """ERR@k or RBP on one ranking: the exact value and how it was reached."""
+    """ERR@k or RBP on one ranking: the value (60-digit decimals, at once), how it was reached
+    (``rows``, built when read) and the exact fraction (``exact``, built when asked for; past
+    EXACT_RANKS ranks None, and ``text`` the value to 50 digits)."""
 
     metric: str  # err | rbp
     label: str  # "ERR@5", "RBP (p = 4/5)"
-    exact: Fraction
     k: int | None
     max_grade: int
-    rows: tuple[CascadeRow, ...]
+    rows: Sequence[CascadeRow]
+    source: _Cascade = field(compare=False, repr=False)
     persistence: Fraction | None = None  # RBP only
-    residual: Fraction | None = None  # RBP only: p^d
     note: str | None = None
+
+    @property
+    def exact(self) -> Fraction:  # type: ignore[override]
+        q = self.source.exact
+        if q is None:
+            raise ValueError(f"{self.label} over {len(self.source.grades):,} ranks has no exact "
+                             f"fraction built (past {EXACT_RANKS:,}): read .decimal()")
+        return q
+
+    @property
+    def capped(self) -> bool:
+        """True past EXACT_RANKS ranks: ``text`` is the value to 50 digits, not a fraction."""
+        return len(self.source.grades) > EXACT_RANKS
+
+    @property
+    def residual(self) -> Fraction | None:
+        """RBP only: p^d, the weight of the ranks past the d scored."""
+        return None if self.persistence is None else self.persistence ** len(self.source.grades)
+
+    @property
+    def text(self) -> str:
+        if self.capped:
+            return decimal_text(self.source.total, 50)
+        return fraction_text(self.exact)
+
+    @property
+    def value(self) -> float:
+        return float(self.source.total)
+
+    def decimal(self) -> decimal.Decimal:
+        return self.source.total if self.capped else super().decimal()
+
+    def to_sympy(self) -> Any:
+        if self.capped:
+            import sympy  # slow: only the grader's symbolic comparison needs it
+
+            return sympy.Float(self.text, 50)
+        return super().to_sympy()
+
+    @property
+    def shown(self) -> str:
+        if self.capped:
+            return (f"{decimal_text(self.source.total, 12)} (past {EXACT_RANKS:,} ranks the "
+                    "fraction is not built: --json gives 50 digits)")
+        return super().shown
 
     @property
     def working(self) -> str:
         """The one-line worked equation."""
         note = f" ({self.note})" if self.note else ""
-        parts = [short_fraction(r.contribution) for r in self.rows if r.contribution]
+        nonzero = [i for i, g in enumerate(self.source.grades) if g and self.max_grade]
+        ends = nonzero if len(nonzero) <= 8 else [*nonzero[:4], *nonzero[-2:]]  # what sum_text shows
+        parts = [short_fraction(self.source.row(i).contribution) for i in ends]
+        if len(nonzero) > 8:
+            parts = [*parts[:4], *[""] * (len(nonzero) - 6), *parts[4:]]
         terms = sum_text(parts)
         if len(parts) <= 1:  # one term (or none) is the total: say it once
             terms = self.shown
         if self.metric == "rbp":
             residual = f"; residual p^{len(self.rows)} = {short_fraction(self.residual or Fraction(0), 40)}"
+            if len(self.rows) > EXACT_RANKS:  # p^d of a long list: its value, not its digits
+                residual = f"; residual p^{len(self.rows)} = {float(self.residual or 0):.6g}"
             total = "" if terms == self.shown else f" = {self.shown}"
             return f"{self.label} = {terms}{total}{residual}{note}"
         total = "" if terms == self.shown else f" = {self.shown}"
@@ -117,18 +272,11 @@ def err(ranking: Sequence[int], k: int | None = None, *, judged: Sequence[int] |
     """ERR@k, exact (k None: the whole ranking)."""
     ranked = _ranking(ranking, k)
     top = _top_grade(ranked, judged, max_grade)
-    rows: list[CascadeRow] = []
-    reach = Fraction(1)
-    running = Fraction(0)
-    for rank, grade in enumerate(ranked[: len(ranked) if k is None else k], start=1):
-        stop = Fraction(2**grade - 1, 2**top) if top else Fraction(0)
-        contribution = reach * stop / rank
-        running += contribution
-        rows.append(CascadeRow(rank, grade, stop, reach, contribution, running))
-        reach *= 1 - stop
+    ranks = ranked[: len(ranked) if k is None else k]
     note = "no judged document is relevant (g_max = 0): ERR is 0" if not top else None
-    return CascadeResult("err", "ERR" if k is None else f"ERR@{k}", running, k, top, tuple(rows),
-                         note=note)
+    source = _Cascade("err", ranks, top, None)
+    return CascadeResult("err", "ERR" if k is None else f"ERR@{k}", k, top, CascadeRows(source),
+                         source, note=note)
 
 
 def parse_persistence(value: Fraction | str | float | None) -> Fraction:
@@ -153,19 +301,11 @@ def rbp(ranking: Sequence[int], persistence: Fraction | str | float | None = Non
     ranked = _ranking(ranking, k)
     p = parse_persistence(persistence)
     top = _top_grade(ranked, judged, max_grade)
-    rows: list[CascadeRow] = []
-    running = Fraction(0)
-    weight = 1 - p
-    for rank, grade in enumerate(ranked[: len(ranked) if k is None else k], start=1):
-        stop = Fraction(grade, top) if top else Fraction(0)
-        contribution = weight * stop
-        running += contribution
-        rows.append(CascadeRow(rank, grade, stop, weight, contribution, running))
-        weight *= p
+    ranks = ranked[: len(ranked) if k is None else k]
     label = f"RBP (p = {fraction_text(p)})" if k is None else f"RBP@{k} (p = {fraction_text(p)})"
     note = "no judged document is relevant (g_max = 0): RBP is 0" if not top else None
-    return CascadeResult("rbp", label, running, k, top, tuple(rows), persistence=p,
-                         residual=p ** len(rows), note=note)
+    source = _Cascade("rbp", ranks, top, p)
+    return CascadeResult("rbp", label, k, top, CascadeRows(source), source, persistence=p, note=note)
 
 
 def table(result: CascadeResult) -> list[list[str]]:

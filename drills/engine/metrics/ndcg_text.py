@@ -11,7 +11,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from drills.engine.exact import Exact, LogSum, decimal_text, shown_decimal, with_value
+from drills.engine.exact import (
+    Exact,
+    LogSum,
+    Ratio,
+    decimal_text,
+    exact_of,
+    shown_decimal,
+    with_value,
+)
 from drills.engine.metrics.ndcg import (
     STANDARD,
     Formula,
@@ -23,7 +31,7 @@ from drills.engine.metrics.ndcg import (
     swapped,
 )
 from drills.engine.metrics.spec import Metric
-from drills.engine.problem import Problem
+from drills.engine.problem import MAX_LIST, Problem
 from drills.engine.table import WIDE, Layout, format_table, quotient
 
 
@@ -104,11 +112,14 @@ def worked_solution(sol: Solution, layout: Layout = WIDE, only: str | None = Non
     size = len(sol.problem.judged if sol.problem.judged is not None else sol.problem.relevance)
     pool = "judged grades sorted best first" + (f", cut at {k}" if sol.cut and k < size else "")
     head = [f"gain = {sol.gain_form}, discount = {sol.discount_form}, {cutoff_sentence(sol)}", ""]
+    # up to MAX_LIST documents the totals show 15 digits of their exact values; past it 12,
+    # read from floats (good to about 1e-15), so that no 50-digit logarithm is computed
+    most = 15 if max(len(sol.rows), len(sol.ideal_rows)) <= MAX_LIST else 12
     tables = {
         "dcg": [f"{dcg}: the ranking as given{cut}", _rows_block(sol.rows, sol.gain, layout),
-                f"  {dcg} = {with_value(layout.exact(sol.dcg.text), num(sol.dcg, 15))}"],
+                f"  {dcg} = {with_value(shown_exact(sol.dcg, layout), num(sol.dcg_lazy, most))}"],
         "idcg": [f"{idcg}: {pool}: {_grades(sol.ideal_order)}", _rows_block(sol.ideal_rows, sol.gain, layout),
-                 f"  {idcg} = {with_value(layout.exact(sol.idcg.text), num(sol.idcg, 15))}"],
+                 f"  {idcg} = {with_value(shown_exact(sol.idcg, layout), num(sol.idcg_lazy, most))}"],
     }
     if only in tables:
         return "\n".join(head + tables[only])
@@ -116,17 +127,40 @@ def worked_solution(sol: Solution, layout: Layout = WIDE, only: str | None = Non
     if sol.ndcg_note:
         lines.append(f"{ndcg} = 0. {sol.ndcg_note}")
     else:
-        lines.append(f"{ndcg} = {dcg} / {idcg} = {num(sol.dcg, 10)} / {num(sol.idcg, 10)}")
+        lines.append(f"{ndcg} = {dcg} / {idcg} = {num(sol.dcg_lazy, 10)} / {num(sol.idcg_lazy, 10)}")
         pad = " " * len(ndcg)
-        shown = layout.exact(sol.ndcg.text)  # a long quotient: each side elided
+        shown = shown_exact(sol.ndcg, layout)  # a long quotient: each side elided
         sides = quotient(shown) if layout.exact_width and len(shown) > layout.exact_width else None
         if sides is None:
             lines.append(f"{pad} = {shown}")
         else:  # still too wide for one line: the division on a line of its own
             top, bottom = (s if s.isdigit() else f"({s})" for s in sides)
             lines += [f"{pad} = {top}", f"{pad}   / {bottom}"]
-        lines.append(f"{pad} = {num(sol.ndcg, 15)}")
+        lines.append(f"{pad} = {num(sol.ndcg, most)}")
     return "\n".join(lines)
+
+
+def shown_exact(x: Exact, layout: Layout) -> str:
+    """``layout.exact(x.text)``, cut from a sum's terms when it is long: the text of a
+    100,000-term DCG (megabytes) is never joined only to be cut to one line."""
+    x = exact_of(x)
+    if layout.exact_width is None:
+        return layout.exact(x.text)
+    if isinstance(x, LogSum) and (terms := x.positive_terms) is not None:
+        return layout.exact_sum(terms)
+    if isinstance(x, Ratio) and x.simplified is None:
+        sides = [s.positive_terms for s in (x.num, x.den)]
+        if sides[0] is not None and sides[1] is not None:
+            grouped = [len(t) == 1 and t[0].isdigit() for t in sides]
+            size = sum(sum(map(len, t)) + 3 * (len(t) - 1) + (0 if g else 2)
+                       for t, g in zip(sides, grouped, strict=True)) + 3
+            if size <= layout.exact_width:
+                return x.text
+            side = replace(layout, exact_width=max(12, (layout.exact_width - 7) // 2))
+            top, bottom = (t[0] if g else f"({side.exact_sum(t)})"
+                           for t, g in zip(sides, grouped, strict=True))
+            return f"{top} / {bottom}"
+    return layout.exact(x.text)
 
 
 def _grades(order: tuple[int, ...], limit: int = 30) -> str:

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from drills.engine.exact import LogSum, decimal_text, fraction_text
+from drills.engine.exact import Lazy, LogSum, decimal_text, fraction_text
 from drills.engine.metrics.spec import Metric
 from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, Problem, ProblemError
 
@@ -90,6 +90,14 @@ def _result(compute: Compute, problem: Problem) -> Any:
     return compute(problem)
 
 
+def _lazy(result: Any) -> Any:
+    """A result's value as the grader reads it: its float at once, ``LogSum.of(exact)`` when its
+    exact form is asked for (a capped cascade result stands for itself: 50 digits)."""
+    if getattr(result, "capped", False):
+        return result
+    return Lazy(result.value, lambda: LogSum.of(result.exact))
+
+
 def measured(name: str, family: str, compute: Compute, takes: Iterable[str],
              trec: tuple[str, ...] = ()) -> Metric:
     """The ``Metric`` of an exact result with worked rows: its value is ``result.exact``, its
@@ -100,7 +108,7 @@ def measured(name: str, family: str, compute: Compute, takes: Iterable[str],
 
     fields = frozenset(takes)
     return Metric(name, family, fields,
-                  value=lambda problem, _formula: LogSum.of(result(problem).exact),
+                  value=lambda problem, _formula: _lazy(result(problem)),
                   steps=lambda problem, _layout, _scoped: result(problem).worked,
                   line=lambda problem: result(problem).working,
                   result=result, per_query="queries" in fields, trec=trec)
