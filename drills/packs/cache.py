@@ -18,6 +18,13 @@ field is type-checked as it is decoded (drills.packs.cacheschema), nested at mos
 is dropped, its pack is read again from its YAML (and validated), and the cache rewritten;
 ``damaged`` counts them for one notice. The seal stops damage and edits, not a determined
 attacker who recomputes it: one who can write DRILLS_HOME can edit the packs there too.
+
+A wheel also ships the built-in packs already parsed, in this same format
+(``drills/_bank.json``, written at build time by ``build_hooks/prebuilt_bank.py`` with
+``build_prebuilt``): each entry is keyed by the SHA-256 of its pack file's bytes, so a
+newcomer's first launch reads no YAML, and a pack file that differs from the one built (an
+edited or an editable install) simply finds no entry and is parsed. It is read like the cache,
+sealed and type-checked, and never written at run time.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from drills.packs import leaks
 from drills.packs.cacheschema import Schema
 from drills.packs.meta import PackMeta
 
+PREBUILT = "_bank.json"  # in the package folder, next to drills/questions
 FORMAT = 8  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
 # 6: scenarios' steps and parts; 7: concept rubrics; 8: entries sealed, {"sum", "text"})
 MAX_BYTES = 16 * 1024 * 1024
@@ -168,8 +176,9 @@ def key_of(path: Path, builtin: bool) -> str | None:
 class PackCache:
     """Read once, looked up per pack file, written back when something was parsed anew."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, *, writable: bool = True) -> None:
         self.path = path
+        self.writable = writable  # the prebuilt bank is read, never written
         self.entries: dict[str, Any] = {}
         self.used: dict[str, Any] = {}
         self.dirty = False
@@ -211,18 +220,22 @@ class PackCache:
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
         if self.path is None:  # no cache to write: nothing to keep
             return
-        answered = _answered(questions)  # a scenario's steps have answers too
-        answers = [leaks.answer_digits(q) for q in answered]  # computed once per parse, for the planner
-        _remember(answered, answers)
         try:
-            self.used[key] = _seal({"meta": encode(meta), "questions": encode(questions), "answers": answers})
+            self.used[key] = _entry(meta, questions)
         except CacheError:
             return
         self.dirty = True
 
+    def adopt(self, key: str, other: PackCache, other_key: str) -> None:
+        """Keep ``other``'s entry (just read from it by ``get``) under ``key`` here too."""
+        if self.path is not None and other_key in other.used:
+            self.used[key] = other.used[other_key]
+            self.dirty = True
+
     def save(self) -> None:
         """Write what this run used (stale entries drop out); any failure is ignored."""
-        if self.path is None or not (self.dirty or set(self.used) != set(self.entries)):
+        if self.path is None or not self.writable or not (
+                self.dirty or set(self.used) != set(self.entries)):
             return
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
@@ -235,6 +248,14 @@ class PackCache:
                 tmp.unlink()
             except OSError:
                 pass
+
+
+def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, str]:
+    """One pack's sealed entry, with its exact answers (computed once per parse, for the planner)."""
+    answered = _answered(questions)  # a scenario's steps have answers too
+    answers = [leaks.answer_digits(q) for q in answered]
+    _remember(answered, answers)
+    return _seal({"meta": encode(meta), "questions": encode(questions), "answers": answers})
 
 
 def _seal(raw: dict[str, Any]) -> dict[str, str]:
@@ -280,3 +301,37 @@ def default_path() -> Path | None:
     """``$DRILLS_HOME/cache/packs.json``; None when DRILLS_HOME is not a usable folder."""
     folder = paths.home()
     return folder / "cache" / "packs.json" if folder.is_dir() else None
+
+
+def prebuilt_path() -> Path | None:
+    """``drills/_bank.json``, the built-in packs parsed when the wheel was built; None in a
+    source checkout or an editable install, which parse their YAML (and cache it) instead."""
+    path = Path(__file__).resolve().parent.parent / PREBUILT
+    return path if path.is_file() else None
+
+
+def content_key(path: Path) -> str | None:
+    """A prebuilt entry's key: the SHA-256 of the pack file's bytes; None when unreadable."""
+    import hashlib  # deferred: needed only when the user's cache has no entry for a built-in pack
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return f"sha256:{hashlib.sha256(data).hexdigest()}"
+
+
+def build_prebuilt(folder: Path) -> dict[str, Any]:
+    """The document ``drills/_bank.json`` holds for the built-in packs in ``folder``: each pack
+    that loads without errors, parsed as built in and sealed, under its ``content_key``.
+    The wheel's build hook calls it; so does the test that checks it against a fresh parse."""
+    from drills.packs.load import expand, load_pack  # the YAML reader: a build-time need
+
+    files, _ = expand([folder])
+    entries: dict[str, Any] = {}
+    for f in files:
+        pack = load_pack(f, builtin=True)
+        key = content_key(f)
+        if pack.ok and pack.meta is not None and key is not None:
+            entries[key] = _entry(pack.meta, pack.questions)
+    return {"version": f"{__version__}/{FORMAT}", "entries": entries}

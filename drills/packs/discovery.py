@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from drills.model import Question
-from drills.packs.cache import PackCache, default_path, key_of
+from drills.packs.cache import PackCache, content_key, default_path, key_of, prebuilt_path
 from drills.packs.errors import PackError
 from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack, resolved
 from drills.paths import builtin_packs_dir, packs_dir
@@ -62,13 +62,15 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
     """Load the built-in, user, ``extra`` and installed packs into one Catalog.
 
     With ``cache`` a pack file unchanged since it was last parsed comes from
-    ``$DRILLS_HOME/cache/packs.json`` (see drills.packs.cache) instead of its YAML.
+    ``$DRILLS_HOME/cache/packs.json`` (see drills.packs.cache) instead of its YAML, and a
+    built-in one the wheel's ``drills/_bank.json`` holds (same bytes) from there.
     """
     catalog = Catalog()
     ids: dict[str, Question] = {}
     names: dict[str, str] = {}
     seen: set[Path] = set()
     store = PackCache(default_path() if cache else None)
+    prebuilt = _Prebuilt(cache)
 
     def add(source: str, paths: Iterable[str | os.PathLike[str]], report_missing: bool) -> None:
         files, errors = expand(paths)
@@ -79,7 +81,7 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
             if key in seen:  # e.g. --pack pointing into the user folder
                 continue
             seen.add(key)
-            _admit(catalog, _load(store, f, source == "builtin"), source, ids, names)
+            _admit(catalog, _load(store, f, source == "builtin", prebuilt), source, ids, names)
 
     builtin = builtin_packs_dir()
     if builtin is not None:
@@ -114,10 +116,37 @@ def _finish_killed_installs(user: Path) -> None:
         recover(user)
 
 
-def _load(store: Any, path: Path, builtin: bool) -> LoadedPack:
-    """One pack file, from the cache when it is unchanged; a good parse is cached."""
+class _Prebuilt:
+    """The wheel's prebuilt bank, read at the first built-in pack the user's cache lacks."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bank: PackCache | None = None
+
+    def get(self, store: PackCache, key: str, path: Path) -> Any:
+        """``path``'s pack if the bank holds its very bytes, kept in ``store`` too; else None."""
+        if not self.enabled:
+            return None
+        if self.bank is None:
+            where = prebuilt_path()
+            self.enabled = where is not None
+            if where is None:
+                return None
+            self.bank = PackCache(where, writable=False)
+        digest = content_key(path)
+        hit = self.bank.get(digest) if digest is not None else None
+        if hit is not None:
+            store.adopt(key, self.bank, digest)
+        return hit
+
+
+def _load(store: Any, path: Path, builtin: bool, prebuilt: _Prebuilt | None = None) -> LoadedPack:
+    """One pack file, from the cache when it is unchanged (a built-in one from the prebuilt
+    bank when its bytes match); a good parse is cached."""
     key = key_of(path, builtin)
     hit = store.get(key) if key is not None else None
+    if hit is None and builtin and key is not None and prebuilt is not None:
+        hit = prebuilt.get(store, key, path)
     if hit is not None:
         return LoadedPack(os.fspath(path), hit[0], hit[1], [])
     pack = load_pack(path, builtin=builtin)
