@@ -43,6 +43,7 @@ TOPICS: tuple[str, ...] = (
     "ads-metrics",
     "candidate-generation",
     "precision-recall",
+    "beyond-accuracy",
 )
 
 
