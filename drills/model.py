@@ -44,6 +44,7 @@ TOPICS: tuple[str, ...] = (
     "candidate-generation",
     "precision-recall",
     "beyond-accuracy",
+    "judging-at-scale",
 )
 
 
