@@ -172,7 +172,7 @@ def right_step(problem: Problem, m: Slip, metric: str = "ndcg") -> str:
         if (good.gain, good.formula.discount, rows_good.grades[:common]) == (
                 bad.gain, bad.formula.discount, rows_bad.grades[:common]):
             common = 0  # the same grades, gain and discount: the same rows (none built to compare)
-        for rg, rb in zip(rows_good[:common], rows_bad[:common], strict=True):
+        for _, rg, rb in zip(range(common), rows_good, rows_bad, strict=False):  # built as read
             if rg.contribution != rb.contribution or rg.relevance != rb.relevance:
                 return f"{label} {row_text(rg, good.gain)} (your formula: {rb.contribution.text})"
         if len(rows_bad) > len(rows_good):

@@ -21,7 +21,7 @@ from drills.cli.solve.verdict import check_answer, check_json, echo_verdict, ech
 from drills.cli.style import screen_rows, wrap_width
 from drills.display import Style, use_color
 from drills.engine.exact import decimal_text, fraction_text, short_fraction, with_value
-from drills.engine.metrics.cascade import CascadeResult, parse_persistence
+from drills.engine.metrics.cascade import EXACT_RANKS, CascadeResult, parse_persistence
 from drills.engine.metrics.ndcg import ndcg_solution
 from drills.engine.metrics.ndcg_text import solution_json
 from drills.engine.metrics.registry import measure
@@ -93,12 +93,17 @@ def _json(problem: Any, metric: str, result: Any, answer: str | None, outcome: A
         entry["max_grade"] = result.max_grade
         if result.persistence is not None:
             entry["persistence"] = fraction_text(result.persistence)
-            entry["residual"] = {"exact": fraction_text(result.residual), "value": float(result.residual)}
+            residual = result.residual
+            exact = fraction_text(residual) if not result.capped else None  # p^d: d digits
+            entry["residual"] = {"exact": exact, "value": float(residual)}
         # a row's fraction past 60 characters is given by its value (the total stays exact)
         entry["rows"] = [{"rank": r.rank, "grade": r.grade, "stop": short_fraction(r.stop, 60),
                           "reach": short_fraction(r.reach, 60),
                           "contribution": short_fraction(r.contribution, 60),
-                          "running": short_fraction(r.running, 60)} for r in result.rows]
+                          "running": short_fraction(r.running, 60)}
+                         for r in result.rows[:EXACT_RANKS]]
+        entry["rows"] += [{"rank": rank, "grade": grade, **values}  # past it: 6 digits of 60
+                          for rank, grade, values in result.source.decimal_rows(EXACT_RANKS)]
     else:
         entry.update(threshold=result.threshold, relevant_total=result.relevant_total)
         if result.convention is not None:

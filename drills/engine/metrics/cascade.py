@@ -115,6 +115,21 @@ class _Cascade:
             self._rows.append(CascadeRow(i + 1, g, stop, reach, contribution, running))
         return self._rows[index]
 
+    def decimal_rows(self, start: int) -> list[tuple[int, int, dict[str, str]]]:
+        """(rank, grade, its stop, reach, contribution and running total to 6 digits, as
+        short_fraction shows a long fraction) from rank ``start + 1`` on, read from the
+        decimals (for --json past EXACT_RANKS)."""
+        out = []
+        for i in range(start, len(self.grades)):
+            grade, reach = self.grades[i], self.reach[i]
+            term = _CTX.multiply(reach, self._stops[grade])
+            term = _CTX.divide(term, i + 1) if self.metric == "err" else term
+            out.append((i + 1, grade, {"stop": short_fraction(self._stop(grade), 60),
+                                       **{k: f"{float(v):.6g}" for k, v in (
+                                           ("reach", reach), ("contribution", term),
+                                           ("running", self.running[i]))}}))
+        return out
+
     @cached_property
     def exact(self) -> Fraction | None:
         """The total as a fraction (None past EXACT_RANKS ranks: too many digits to be read)."""

@@ -264,7 +264,8 @@ def check_problem(problem: Problem) -> None:
 _GAIN_FLOAT = {"exponential": lambda rel: 2.0**rel - 1, "linear": float, "pow2": lambda rel: 2.0**rel}
 
 
-def _discount_float(rank: int, form: str) -> float:
+def discount_float(rank: int, form: str) -> float:
+    """The discount at ``rank`` as a float."""
     if form == "reciprocal":
         return float(rank)
     if form == "log2_rank":
@@ -280,7 +281,7 @@ def float_sum(grades: tuple[int, ...], convention: str, form: str) -> float:
     if convention not in _GAIN_FLOAT:
         gain(0, convention)  # the ProblemError naming it
     to_gain = _GAIN_FLOAT[convention]
-    return math.fsum(to_gain(rel) / _discount_float(rank, form)
+    return math.fsum(to_gain(rel) / discount_float(rank, form)
                      for rank, rel in enumerate(grades, start=1) if rel or convention == "pow2")
 
 

@@ -8,6 +8,7 @@ the engine's low modules (exact, problem, table, metrics.spec, metrics.ndcg).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,8 +25,11 @@ from drills.engine.metrics.ndcg import (
     STANDARD,
     Formula,
     Row,
+    Rows,
     Solution,
     delta_ndcg,
+    discount_float,
+    gain,
     ndcg_difference,
     ndcg_solution,
     swapped,
@@ -181,7 +185,10 @@ def exact_json(x: Exact) -> dict[str, Any]:
     return {"exact": x.text, "value": x.value}
 
 
-def rows_json(rows: tuple[Row, ...]) -> list[dict[str, Any]]:
+def rows_json(rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """Every row; past MAX_LIST ranks from floats, their "exact" null (the totals stay exact)."""
+    if isinstance(rows, Rows) and len(rows) > MAX_LIST:
+        return [*rows_json(rows[:MAX_LIST]), *_float_rows(rows, float(rows[MAX_LIST - 1].running))]
     return [
         {
             "rank": r.rank,
@@ -193,6 +200,19 @@ def rows_json(rows: tuple[Row, ...]) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
+
+
+def _float_rows(rows: Rows, running: float) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for rank in range(MAX_LIST + 1, len(rows) + 1):
+        rel = rows.grades[rank - 1]
+        g = float(gain(rel, rows.convention))
+        d = discount_float(rank, rows.form)
+        running += g / d
+        out.append({"rank": rank, "relevance": rel, "gain": str(int(g)),
+                    "discount": {"exact": None, "value": d},
+                    "contribution": {"exact": None, "value": g / d}, "running": running})
+    return out
 
 
 def solution_json(sol: Solution) -> dict[str, Any]:

@@ -1,0 +1,180 @@
+"""Issue 25, point 2: exact where it is read, fast where it is not.
+
+- a Lazy value's float equals its exact value (built from the same problem) to 1e-12
+  relative, on random lists up to 2,000 documents, for the NDCG family and ERR / RBP;
+- `drills solve` takes 100,000 documents and its worked tables fit the screen;
+- a wrong answer on a 1,000-document list names the slip it named before the values were
+  made lazy (the expectations were recorded from the exact engine at 1379cc7, before this change).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from decimal import Context, Decimal
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drills.cli import cli
+from drills.engine.exact import Lazy, exact_of
+from drills.engine.metrics import cascade as cm
+from drills.engine.metrics.ndcg import ndcg_solution
+from drills.engine.metrics.registry import metric_value
+from drills.engine.problem import MAX_RANKING, Problem
+from drills.grading.check import check
+from drills.model import Question
+
+lists = st.lists(st.integers(0, 6), min_size=1, max_size=2000)
+
+
+def _close(value: float, exact: Decimal) -> bool:
+    return abs(Decimal(repr(value)) - exact) <= Decimal("1e-12") * max(abs(exact), Decimal("1e-300"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lists, st.one_of(st.none(), st.integers(1, 2500)), st.sampled_from(["exponential", "linear"]))
+def test_lazy_ndcg_float_is_the_exact_value(grades, k, gain):
+    problem = Problem(tuple(grades), None, k, gain)
+    for metric in ("dcg", "idcg", "ndcg"):
+        lazy = metric_value(problem, metric)
+        assert isinstance(lazy, Lazy) and not lazy.built  # nothing exact built for the float
+        value = lazy.value
+        assert _close(value, exact_of(lazy).decimal()), (metric, value)
+
+
+def _err(grades, top):
+    total, reach = Fraction(0), Fraction(1)
+    for rank, g in enumerate(grades, start=1):
+        stop = Fraction(2**g - 1, 2**top) if top else Fraction(0)
+        total += reach * stop / rank
+        reach *= 1 - stop
+    return total
+
+
+def _rbp(grades, top, p):
+    return (1 - p) * sum((Fraction(g, top) * p ** (i - 1) for i, g in enumerate(grades, start=1)),
+                         Fraction(0)) if top else Fraction(0)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=2000))
+def test_err_and_rbp_decimals_are_the_exact_fractions(grades):
+    top = max(grades)
+    exact_err, exact_rbp = _err(grades, top), _rbp(grades, top, Fraction(4, 5))
+    for result, exact in ((cm.err(grades), exact_err), (cm.rbp(grades), exact_rbp)):
+        want = Context(prec=60).divide(Decimal(exact.numerator), Decimal(exact.denominator))
+        assert _close(result.value, want)
+        assert abs(result.decimal() - want) <= Decimal("1e-45") * max(want, Decimal(1))
+        if len(grades) <= cm.EXACT_RANKS:
+            assert result.exact == exact and not result.capped
+        else:  # past it: 50 digits, said so
+            assert result.capped and Decimal(result.text) == result.decimal().quantize(Decimal(result.text))
+
+
+def test_solve_takes_100000_documents_and_fits_the_screen():
+    rng = random.Random(25)
+    grades = [rng.randint(0, 4) for _ in range(MAX_RANKING)]
+    res = CliRunner().invoke(cli, ["solve", *map(str, grades)], env={"COLUMNS": "80", "LINES": "24"})
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert len(lines) < 80  # two tables of a screen's rows each, not 100,000
+    assert any("99,9" in line or "more ranks" in line for line in lines)
+    # the value, from an independent float computation
+    dcg = math.fsum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(grades))
+    idcg = math.fsum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(sorted(grades, reverse=True)))
+    shown = float(lines[-1].split("=")[-1])
+    assert shown == pytest.approx(dcg / idcg, rel=1e-11)
+    refused = CliRunner().invoke(cli, ["solve", *["1"] * (MAX_RANKING + 1)])
+    assert refused.exit_code == 2 and "the limit is 100,000" in refused.output
+
+
+def test_solve_metric_err_on_a_long_list_says_the_fraction_is_not_built():
+    rng = random.Random(5)
+    grades = [rng.randint(0, 3) for _ in range(3000)]
+    res = CliRunner().invoke(cli, ["solve", *map(str, grades), "--metric", "err"],
+                             env={"COLUMNS": "80", "LINES": "24"})
+    assert res.exit_code == 0, res.output
+    assert "fraction is not built" in res.output
+    assert max(map(len, res.output.splitlines())) <= 80
+    want = _err(grades, 3)
+    assert float(cm.err(grades).decimal()) == pytest.approx(float(want), rel=1e-15)
+
+
+# (seed, metric, k, answer, verdict, the slip named) recorded from the exact engine before
+# this change (commit 1379cc7), on 1,000-document lists (ERR: 300)
+BEFORE = [
+    (1, 'ndcg', None, '0.5', 'wrong', None),
+    (1, 'ndcg', None, '0.834319', 'wrong', 'linear_gain'),
+    (1, 'ndcg', None, '0.812817', 'wrong', 'gain_without_minus_one'),
+    (1, 'ndcg', None, '0.768753', 'wrong', 'log2_rank'),
+    (1, 'ndcg', None, '0.786825', 'wrong', 'rank_offset'),
+    (1, 'ndcg', None, '0.361910', 'wrong', 'reciprocal_discount'),
+    (1, 'ndcg', None, '1.000000', 'wrong', 'ideal_unsorted'),
+    (1, 'ndcg', None, '1.208872', 'wrong', 'ideal_ascending'),
+    (1, 'ndcg', None, '1.289060', 'wrong', 'inverted_ratio'),
+    (1, 'ndcg', None, '482.331556', 'wrong', 'dcg_for_ndcg'),
+    (1, 'ndcg', None, '621.754275', 'wrong', 'answered_idcg'),
+    (2, 'ndcg', 10, '0.5', 'wrong', None),
+    (2, 'ndcg', 10, '0.545630', 'wrong', 'linear_gain'),
+    (2, 'ndcg', 10, '0.556429', 'wrong', 'gain_without_minus_one'),
+    (2, 'ndcg', 10, '0.533725', 'wrong', 'log2_rank'),
+    (2, 'ndcg', 10, '0.486654', 'wrong', 'rank_offset'),
+    (2, 'ndcg', 10, '0.612744', 'wrong', 'reciprocal_discount'),
+    (2, 'ndcg', 10, '1.000000', 'wrong', 'ideal_unsorted'),
+    (2, 'ndcg', 10, '0.000000', 'wrong', 'ideal_ascending'),
+    (2, 'ndcg', 10, '0.061117', 'wrong', 'ideal_not_truncated'),
+    (2, 'ndcg', 10, '6.753807', 'wrong', 'dcg_not_truncated'),
+    (2, 'ndcg', 10, '0.783464', 'wrong', 'k_ignored'),
+    (2, 'ndcg', 10, '1.898046', 'wrong', 'inverted_ratio'),
+    (2, 'ndcg', 10, '35.907129', 'wrong', 'dcg_for_ndcg'),
+    (2, 'ndcg', 10, '68.153390', 'wrong', 'answered_idcg'),
+    (4, 'idcg', 20, '0.5', 'wrong', None),
+    (4, 'idcg', 20, '28.161074', 'wrong', 'linear_gain'),
+    (4, 'idcg', 20, '112.644294', 'wrong', 'gain_without_minus_one'),
+    (4, 'idcg', 20, '117.188972', 'wrong', 'log2_rank'),
+    (4, 'idcg', 20, '93.967683', 'wrong', 'rank_offset'),
+    (4, 'idcg', 20, '53.966095', 'wrong', 'reciprocal_discount'),
+    (4, 'idcg', 20, '152.354404', 'wrong', 'natural_log'),
+    (4, 'idcg', 20, '13.837185', 'wrong', 'ideal_unsorted'),
+    (4, 'idcg', 20, '0.000000', 'wrong', 'ideal_ascending'),
+    (4, 'idcg', 20, '598.746472', 'wrong', 'ideal_not_truncated'),
+    (4, 'idcg', 20, '0.131029', 'wrong', 'answered_ndcg'),
+    (4, 'idcg', 20, '13.837185', 'wrong', 'ideal_unsorted'),
+    (5, 'ap', None, '0.5', 'wrong', None),
+    (5, 'ap', None, '0.305563', 'wrong', 'ap_over_k'),
+    (6, 'err', None, '0.5', 'wrong', None),
+    (6, 'err', None, '1.000000', 'wrong', 'err_linear_gain'),
+    (6, 'err', None, '2.436324', 'wrong', 'err_no_stop'),
+    (6, 'err', None, '0.969818', 'wrong', 'err_log_discount')
+]
+
+
+def _problem(seed: int, n: int, k: int | None) -> Problem:
+    rng = random.Random(seed)
+    return Problem(tuple(rng.choice([0, 0, 0, 1, 2, 3, 4]) for _ in range(n)), None, k)
+
+
+@pytest.mark.parametrize("seed,metric,k,answer,verdict,slip", BEFORE)
+def test_a_wrong_answer_on_a_long_list_names_the_slip_it_named_before(seed, metric, k, answer,
+                                                                        verdict, slip):
+    problem = _problem(seed, 300 if metric == "err" else 1000, k)
+    question = Question(id="t", topic="hand-computation", kind="numeric", prompt="",
+                        problem=problem, metric=metric)
+    outcome = check(question, answer)
+    assert (outcome.verdict, outcome.slip) == (verdict, slip)
+
+
+def test_grading_a_wrong_answer_builds_no_row_text():
+    problem = _problem(1, 1000, None)
+    ndcg_solution.cache_clear()
+    question = Question(id="t", topic="hand-computation", kind="numeric", prompt="",
+                        problem=problem, metric="ndcg")
+    assert check(question, "0.834319").slip == "linear_gain"
+    sol = ndcg_solution(problem)
+    # the right step reads the rows down to the first that differs, not all 1,000
+    assert len(sol.rows._built) < 50 and len(sol.ideal_rows._built) < 50
