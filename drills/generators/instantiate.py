@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from drills.generators import REGISTRY
+from drills.generators.registry import REGISTRY
 from drills.grading.scenario import ScenarioError, bind, check_values
 from drills.model import Question
 

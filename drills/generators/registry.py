@@ -3,12 +3,19 @@
 A generator turns a ``generated`` Question (its ``params`` from YAML) and a
 ``random.Random`` into a concrete numeric or choice Question. Generators must be
 deterministic for a given Random state and must not import sympy.
+
+The generator modules are imported when a generator is first looked up, not at start-up:
+``REGISTRY[name]`` imports the one module ``HOMES`` names for it (a plan that draws an
+NDCG question imports drills.generators.ranking and no other), listing the registry imports
+them all. A generator missing from ``HOMES`` is still found (every module is imported to
+look for it); tests/test_generator_homes.py keeps ``HOMES`` and ``MODULES`` complete.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +89,82 @@ def _type_name(t: type | tuple[type, ...]) -> str:
     return " or ".join(x.__name__ for x in _as_tuple(t))
 
 
-REGISTRY: dict[str, Generator] = {}
+# Every module under drills.generators that registers generators, and each generator's module.
+MODULES = ("cascade", "compare", "concepts", "experiments", "precision", "ranking", "retrieval",
+           "scenarios", "significance", "versus")
+HOMES: dict[str, str] = {
+    "mrr-queries": "cascade", "err-hand": "cascade",
+    "compare-rankings": "compare", "binary-vs-graded": "compare",
+    "single-relevant": "concepts", "ndcg-at-1-binary": "concepts", "gain-ratio": "concepts",
+    "discount-at-rank": "concepts",
+    "cuped": "experiments", "delta-method-ctr": "experiments", "srm-chi-square": "experiments",
+    "off-policy": "experiments",
+    "ap-hand": "precision", "map-queries": "precision", "precision-recall": "precision",
+    "ndcg-hand": "ranking", "swap-delta": "ranking", "edge-case": "ranking",
+    "ads-calibration": "retrieval", "ads-auc": "retrieval", "pr-area": "retrieval",
+    "sampled-softmax": "retrieval",
+    "ndcg-chain": "scenarios", "binary-graded-chain": "scenarios",
+    "lambdarank-swap-chain": "scenarios", "ndcg-vs-mrr-chain": "scenarios",
+    "ctr-lift": "significance", "paired-test": "significance",
+    "map-vs-ndcg": "versus",
+}
+
+
+class Registry(MutableMapping[str, Generator]):
+    """Generators by name, each module imported when one of its generators is looked up."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, Generator] = {}
+        self._complete = False
+
+    def add(self, gen: Generator) -> None:
+        if gen.name in self._known:
+            raise ValueError(f"generator {gen.name!r} registered twice")
+        self._known[gen.name] = gen
+
+    def load_all(self) -> None:
+        """Import every generator module (listing the registry needs them all)."""
+        if not self._complete:
+            for module in MODULES:
+                importlib.import_module(f"drills.generators.{module}")
+            self._complete = True
+
+    def __getitem__(self, name: str) -> Generator:
+        gen = self._known.get(name)
+        if gen is None and isinstance(name, str):
+            home = HOMES.get(name)
+            if home is not None:
+                importlib.import_module(f"drills.generators.{home}")
+            if name not in self._known:
+                self.load_all()
+            gen = self._known.get(name)
+        if gen is None:
+            raise KeyError(name)
+        return gen
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            self[name]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        self.load_all()
+        return iter(dict(self._known))
+
+    def __len__(self) -> int:
+        self.load_all()
+        return len(self._known)
+
+    def __setitem__(self, name: str, gen: Generator) -> None:
+        self._known[name] = gen
+
+    def __delitem__(self, name: str) -> None:
+        del self._known[name]
+
+
+REGISTRY = Registry()
 
 
 def register(
@@ -92,9 +174,7 @@ def register(
     """Decorator: register ``make`` under ``name``."""
 
     def deco(make: Make) -> Make:
-        if name in REGISTRY:
-            raise ValueError(f"generator {name!r} registered twice")
-        REGISTRY[name] = Generator(name, topic, summary, make, dict(params or {}), kind)
+        REGISTRY.add(Generator(name, topic, summary, make, dict(params or {}), kind))
         return make
 
     return deco

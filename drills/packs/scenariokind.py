@@ -89,9 +89,9 @@ def _generator(c: FieldReader, item: dict, p: FieldPath) -> dict[str, Any]:
     if not isinstance(params, dict):
         c.err((*p, "params"), "`params` must be a mapping, e.g. params: {n: 5, k: 3}")
         return {"generator": None}
-    scenarios = sorted(n for n, g in REGISTRY.items() if g.kind == "scenario")
-    gen = REGISTRY.get(name)
+    gen = REGISTRY.get(name)  # imports the generator's own module only (drills.generators.registry)
     if gen is None or gen.kind != "scenario":
+        scenarios = sorted(n for n, g in REGISTRY.items() if g.kind == "scenario")
         what = "is a question generator (kind: generated)" if gen else "is not a generator"
         c.err((*p, "generator"), f"{excerpt(name)!r} {what}; scenario generators: {', '.join(scenarios)}"
                                  + ("" if gen else suggest(name, scenarios)))

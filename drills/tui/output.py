@@ -129,6 +129,9 @@ class Output:
                 self._first = False
                 if os.environ.get("DRILLS_DEBUG_IMPORTS"):
                     self.echo(f"[debug] sympy imported at first question: {'sympy' in sys.modules}")
+                    generators = sorted(m.rsplit(".", 1)[1] for m in sys.modules
+                                        if m.startswith("drills.generators."))
+                    self.echo(f"[debug] generator modules at first question: {' '.join(generators)}")
 
 
 def _print(text: str) -> None:
