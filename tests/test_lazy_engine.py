@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drills.cli import cli
-from drills.engine.exact import Lazy, exact_of
+from drills.engine.lazy import Lazy, exact_of
 from drills.engine.metrics import cascade as cm
 from drills.engine.metrics.ndcg import ndcg_solution
 from drills.engine.metrics.registry import metric_value

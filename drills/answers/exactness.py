@@ -21,7 +21,8 @@ from typing import Any
 
 from drills.answers.nodes import Bin, Call, Neg, Node, Num, Percent
 from drills.answers.parser import Answer, _evaluate
-from drills.engine.exact import Log, LogSum, Quotient, Ratio, exact_of, perfect_power
+from drills.engine.exact import Log, LogSum, Quotient, Ratio, perfect_power
+from drills.engine.lazy import exact_of
 
 MAX_LOGS = 40  # distinct ln(b) variables
 MAX_TERMS = 5000  # terms in any polynomial built on the way

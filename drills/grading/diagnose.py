@@ -13,14 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from drills.engine.exact import (
-    FLOAT_APART,
-    Exact,
-    decimal_text,
-    fraction_text,
-    same_value,
-    shown_decimal,
-)
+from drills.engine.exact import Exact, decimal_text, fraction_text
+from drills.engine.lazy import FLOAT_APART, same_value, shown_decimal
 from drills.engine.metrics import binary as bm
 from drills.engine.metrics import cascade as cm
 from drills.engine.metrics.ndcg import STANDARD, Solution, ndcg_solution

@@ -20,7 +20,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import TypeVar
 
-from drills.engine.exact import FLOAT_APART
+from drills.engine.lazy import FLOAT_APART
 from drills.engine.metrics.registry import metric_value
 from drills.grading.diagnose import Variant, case_of, slip_values
 from drills.grading.slips import Case

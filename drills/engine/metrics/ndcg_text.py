@@ -12,15 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from drills.engine.exact import (
-    Exact,
-    LogSum,
-    Ratio,
-    decimal_text,
-    exact_of,
-    shown_decimal,
-    with_value,
-)
+from drills.engine.exact import Exact, LogSum, Ratio, decimal_text, with_value
+from drills.engine.lazy import exact_of, shown_decimal
 from drills.engine.metrics.ndcg import (
     STANDARD,
     Formula,
@@ -28,12 +21,12 @@ from drills.engine.metrics.ndcg import (
     Rows,
     Solution,
     delta_ndcg,
-    discount_float,
     gain,
     ndcg_difference,
     ndcg_solution,
     swapped,
 )
+from drills.engine.metrics.ndcg_sums import discount_float
 from drills.engine.metrics.spec import Metric
 from drills.engine.problem import MAX_LIST, Problem
 from drills.engine.table import WIDE, Layout, format_table, quotient

@@ -14,7 +14,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from drills.engine.exact import Lazy, LogSum, decimal_text, fraction_text
+from drills.engine.exact import LogSum, decimal_text, fraction_text
+from drills.engine.lazy import Lazy
 from drills.engine.metrics.spec import Metric
 from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, Problem, ProblemError
 
