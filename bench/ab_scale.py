@@ -53,10 +53,12 @@ def fixtures(folder: Path, only: list[str]) -> dict[str, Path]:
 
 def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall and cpu (user + system) seconds of one run: on a shared machine the cpu time
-    is the steadier of the two."""
+    is the steadier of the two. Run from inside the tree on PYTHONPATH: ``python -m``
+    puts the working folder first on sys.path."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(argv, env=env, cwd=env["PYTHONPATH"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

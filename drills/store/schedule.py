@@ -7,6 +7,7 @@ text, so they compare with the stored ``due`` in SQL. Light: no fsrs, no sympy.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
@@ -110,6 +111,7 @@ def new_reviewed_today(store: Handle, now: datetime | None = None) -> int:
 # A session merged from another machine's export (drills.store.merge marks its options).
 _IMPORTED = ("(CASE WHEN json_valid(s.options) THEN json_extract(s.options, '$.imported') END) "
              "IS NOT NULL")
+_HERE_CHUNK = 20_000  # answers read per query by answered_here, newest first
 
 
 @dataclass(frozen=True)
@@ -174,10 +176,24 @@ def answered_here(store: Handle, keys: Sequence[str]) -> set[str]:
     wanted = set(keys)
     if not wanted:
         return set()
-    rows = store.conn.execute(
-        f"SELECT DISTINCT {_ITEM_KEY} FROM attempts AS a "
-        f"LEFT JOIN sessions AS s ON s.id = a.session_id WHERE s.id IS NULL OR NOT ({_IMPORTED})")
-    return {key for (key,) in rows if key in wanted}
+    # Newest answers first, _HERE_CHUNK at a time (a rowid range), until every key is
+    # found: a card's item was usually answered lately, so a long history is rarely read
+    # to its start. The imported sessions are listed once (a few thousand JSON checks),
+    # not once per answer.
+    conn = store.conn
+    imported = json.dumps([sid for (sid,) in conn.execute(f"SELECT id FROM sessions AS s WHERE {_IMPORTED}")])
+    found: set[str] = set()
+    (top,) = conn.execute("SELECT max(id) FROM attempts").fetchone()
+    while top is not None and len(found) < len(wanted):
+        row = conn.execute("SELECT id FROM attempts WHERE id <= ? ORDER BY id DESC LIMIT 1 OFFSET ?",
+                           (top, _HERE_CHUNK)).fetchone()
+        bottom = row[0] if row else None  # the chunk is (bottom, top]; None: to the start
+        rows = conn.execute(
+            f"SELECT DISTINCT {_ITEM_KEY} FROM attempts AS a WHERE a.id <= ? AND a.id > coalesce(?, -1e300) "
+            "AND a.session_id NOT IN (SELECT value FROM json_each(?))", (top, bottom, imported))
+        found.update(key for (key,) in rows if key in wanted)
+        top = bottom
+    return found
 
 
 def hold_back_new(keys: Sequence[str], askable: set[str], reviewed: set[str],
