@@ -10,14 +10,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from drills.packs import load_pack
 from tests.experiments_bank import (
-    QUESTIONS_DIR,
-    absolutes_only_in_wrong,
-    choice_cues,
     evaluate,
     load,
-    same_start,
 )
 
 RAW = load("interference-and-sequential")
@@ -97,27 +92,3 @@ def test_group_sequential_constants():
     assert round(obf * 2, 2) == 4.05  # "the first look needs |z| > 4.05"
     pocock = optimize.brentq(lambda c: _reject([c] * 4) - 0.05, 1.9, 3, xtol=1e-6)
     assert pocock == pytest.approx(2.361, abs=0.001)
-
-
-def test_pack_loads_with_its_kinds_and_topic():
-    pack = load_pack(QUESTIONS_DIR / "interference-and-sequential.yaml")
-    assert not pack.errors and len(pack.questions) == len(RAW["questions"]) >= 12
-    assert {q["topic"] for q in RAW["questions"]} == {"interference-and-sequential"}
-    assert {"numeric", "choice", "concept"} <= {q["kind"] for q in RAW["questions"]}
-
-
-def test_choice_questions_carry_no_cue():
-    counted, longest, blatant = choice_cues(RAW["questions"])
-    assert longest * 3 <= counted and blatant == []
-    assert absolutes_only_in_wrong(RAW["questions"]) == [] and same_start(RAW["questions"]) == []
-
-
-def test_concept_rubrics_are_complete():
-    for q in RAW["questions"]:
-        if q["kind"] != "concept":
-            continue
-        assert any(p.get("required") for p in q["key_points"]), q["id"]
-        assert all(p.get("accept") for p in q["key_points"]), q["id"]
-        assert 4 <= len(q["misconceptions"]) <= 6, q["id"]
-        verdicts = [e["verdict"] for e in q["examples"]]
-        assert len(verdicts) >= 4 and {"correct", "partial", "wrong"} <= set(verdicts), q["id"]

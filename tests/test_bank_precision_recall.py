@@ -14,14 +14,7 @@ from pathlib import Path
 import pytest
 
 from drills.generators import REGISTRY
-from drills.packs import load_pack
-from tests.experiments_bank import (
-    QUESTIONS_DIR,
-    absolutes_only_in_wrong,
-    choice_cues,
-    load,
-    same_start,
-)
+from tests.experiments_bank import load
 
 RAW = load("precision-recall")
 Q = {q["id"]: q for q in RAW["questions"]}
@@ -137,27 +130,3 @@ def test_generated_templates_name_registered_generators_and_valid_params():
     for q in RAW["questions"]:
         if q["kind"] == "generated":
             assert REGISTRY[q["generator"]].validate(q.get("params") or {}) == []
-
-
-def test_pack_loads_with_its_kinds_and_topic():
-    pack = load_pack(QUESTIONS_DIR / "precision-recall.yaml")
-    assert not pack.errors and len(pack.questions) == len(RAW["questions"]) >= 15
-    assert {q["topic"] for q in RAW["questions"]} == {"precision-recall"}
-    assert {"numeric", "generated", "choice", "concept"} <= {q["kind"] for q in RAW["questions"]}
-
-
-def test_choice_questions_carry_no_cue():
-    counted, longest, blatant = choice_cues(RAW["questions"])
-    assert longest * 3 <= counted and blatant == []
-    assert absolutes_only_in_wrong(RAW["questions"]) == [] and same_start(RAW["questions"]) == []
-
-
-def test_concept_rubrics_are_complete():
-    for q in RAW["questions"]:
-        if q["kind"] != "concept":
-            continue
-        assert any(p.get("required") for p in q["key_points"]), q["id"]
-        assert all(p.get("accept") for p in q["key_points"]), q["id"]
-        assert 4 <= len(q["misconceptions"]) <= 6, q["id"]
-        verdicts = [e["verdict"] for e in q["examples"]]
-        assert len(verdicts) >= 4 and {"correct", "partial", "wrong"} <= set(verdicts), q["id"]
