@@ -102,22 +102,29 @@ def _misconceptions(store: Handle) -> tuple[Counts, Counts]:
     rubric) are wrong beliefs; every other answer's are slips (wrong formulas).
 
     One scan of the partial covering index of answers with misconceptions (topic, kind,
-    misconceptions). An answer whose misconceptions are not a JSON list is left out and
-    counted.
+    misconceptions), grouped by those three in index order: the JSON of each distinct list is
+    checked and expanded once, not once per answer. An answer whose misconceptions are not
+    a JSON list is left out and counted.
     """
-    for (rowid,) in store.conn.execute(
-            "SELECT rowid FROM attempts INDEXED BY attempts_misconceptions_by_kind "
-            f"WHERE misconceptions != '[]' AND NOT {MISCONCEPTIONS_OK}"):
-        store.skip("attempts", rowid)
-    rows = store.conn.execute(
-        "SELECT j.value, a.topic, a.belief, count(*) FROM (SELECT topic, "
-        "kind = 'concept' AS belief, misconceptions FROM attempts "
-        "INDEXED BY attempts_misconceptions_by_kind "
-        f"WHERE misconceptions != '[]' AND {MISCONCEPTIONS_OK}) AS a, "
+    conn = store.conn
+    for topic, kind, text in conn.execute(
+            "SELECT topic, kind, misconceptions FROM attempts INDEXED BY attempts_misconceptions_by_kind "
+            "WHERE misconceptions != '[]' GROUP BY topic, kind, misconceptions "
+            f"HAVING NOT {MISCONCEPTIONS_OK}").fetchall():
+        for (rowid,) in conn.execute(
+                "SELECT rowid FROM attempts INDEXED BY attempts_misconceptions_by_kind "
+                "WHERE misconceptions != '[]' AND topic IS ? AND kind IS ? AND misconceptions IS ?",
+                (topic, kind, text)):
+            store.skip("attempts", rowid)
+    rows = conn.execute(
+        "SELECT j.value, a.topic, a.belief, sum(a.n) FROM (SELECT topic, "
+        "kind = 'concept' AS belief, misconceptions, count(*) AS n FROM attempts "
+        "INDEXED BY attempts_misconceptions_by_kind WHERE misconceptions != '[]' "
+        f"GROUP BY topic, kind, misconceptions HAVING {MISCONCEPTIONS_OK}) AS a, "
         # one answer, one slip: a slip answer counts its primary (first) id only; a concept
         # answer every wrong belief it stated (drills.model.counted_slips)
         "json_each(a.misconceptions) AS j WHERE j.type = 'text' AND (a.belief OR j.key = 0) "
-        "GROUP BY j.value, a.topic, a.belief ORDER BY count(*) DESC")
+        "GROUP BY j.value, a.topic, a.belief ORDER BY sum(a.n) DESC")
     found: tuple[Counts, Counts] = (({}, {}), ({}, {}))  # (slips, wrong beliefs)
     for m, topic, belief, n in rows:
         counts, where = found[1 if belief else 0]
