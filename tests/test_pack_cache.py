@@ -92,3 +92,21 @@ def test_a_cache_that_cannot_be_written_leaves_nothing_behind(drills_home, monke
     monkeypatch.setattr(Path, "write_text", full_disk)
     assert discover().questions  # the quiz goes on without a cache
     assert list((drills_home / "cache").iterdir()) == []  # the partial file is gone
+
+
+def test_an_entry_decodes_as_it_is_read_and_untagged_objects_inside_are_damage():
+    from drills.engine.problem import Problem
+    from drills.packs.cache import _loads
+
+    value = {"p": Problem(relevance=(2, 1), judged=(2, 1, 0)), 3: [1, (2, 3)], "t": ("a",)}
+    entry = {"meta": encode(value), "answers": ["0.5", None]}
+    assert _loads(json.dumps(entry)) == {"meta": value, "answers": ["0.5", None]}
+    for text in ('{"meta": {"@t": [{"x": 1}]}}',  # an untagged object inside a tuple
+                 '{"meta": {"x": 1}, "questions": {"@t": []}}',  # inside, read before a tagged one
+                 '{"meta": {"@": "Popen", "args": ["sh"]}}',
+                 '{"meta": {"@d": [[[1], 2]]}}'):  # an unhashable key
+        try:
+            _loads(text)
+        except CacheError:
+            continue
+        raise AssertionError(text)  # pragma: no cover

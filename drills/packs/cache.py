@@ -13,8 +13,9 @@ dicts), never pickle, so a file in DRILLS_HOME still cannot run code. Text from 
 pack reaches the terminal through the same output gate as any other.
 
 The cache is only a cache: each entry is sealed with a checksum (CRC-32) of its text, and every
-field is type-checked as it is decoded (drills.packs.cacheschema), nested at most
-``MAX_DEPTH`` deep. An entry that fails either (damage, a hand edit, an injected question)
+field is type-checked as it is decoded (drills.packs.cacheschema), in one pass as the JSON
+reader reads it (``_loads``; its recursion limit bounds the nesting; ``decode``, for values
+already read, stops at ``MAX_DEPTH``). An entry that fails either (damage, a hand edit, an injected question)
 is dropped, its pack is read again from its YAML (and validated), and the cache rewritten;
 ``damaged`` counts them for one notice. The seal stops damage and edits, not a determined
 attacker who recomputes it: one who can write DRILLS_HOME can edit the packs there too.
@@ -127,40 +128,72 @@ def decode(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list):
         return [decode(v, depth + 1) for v in value]
     if isinstance(value, dict):
-        if "@t" in value:
-            items = value["@t"]
-            if not isinstance(items, list):
-                raise CacheError("a damaged tuple in the pack cache")
-            return tuple(decode(v, depth + 1) for v in items)
-        if "@f" in value:
-            try:
-                return Fraction(value["@f"])
-            except (TypeError, ValueError, ZeroDivisionError):
-                raise CacheError("a damaged fraction in the pack cache") from None
-        if "@d" in value:
-            pairs = value["@d"]
-            if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
-                raise CacheError("a damaged mapping in the pack cache")
-            try:
-                return {decode(k, depth + 1): decode(v, depth + 1) for k, v in pairs}
-            except TypeError:  # an unhashable key
-                raise CacheError("a damaged mapping key in the pack cache") from None
-        name = value.get("@", "")
-        cls = _type(name) if isinstance(name, str) else None
-        if cls is None:
-            raise CacheError("unknown record in the pack cache")
-        fields = {k: decode(v, depth + 1) for k, v in value.items() if k != "@"}
-        task = fields.get("task") if cls is Question else None  # annotated Any: a CodeTask or None
-        if task is not None and type(task).__name__ != "CodeTask":
-            raise CacheError("a damaged code task in the pack cache")
-        bad = _SCHEMA.bad_field(cls, fields)
-        if bad is not None:
-            raise CacheError(f"a {name} with a damaged field {bad!r} in the pack cache")
-        try:
-            return cls(**fields)
-        except _DAMAGE as exc:
-            raise CacheError(str(exc)) from None
+        return _object(value, lambda v: decode(v, depth + 1))
     raise CacheError("a value of an unknown type in the pack cache")
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _loads(text: str) -> Any:
+    """``decode(json.loads(text))`` in one pass: the JSON reader hands each object to
+    ``_object`` as it is read, innermost first, so no second walk over every value. An object
+    without a tag may only be the outermost one (the entry itself: read last). Depth is
+    bounded by the JSON reader, whose RecursionError is damage like any other."""
+    outer: list[dict[str, Any]] = []
+
+    def hook(value: dict[str, Any]) -> Any:
+        if outer:  # an untagged object was read before this one: it was not the outermost
+            raise CacheError("an untagged object inside a pack cache entry")
+        if "@t" in value or "@f" in value or "@d" in value or "@" in value:
+            return _object(value, _same)
+        outer.append(value)
+        return value
+
+    return json.loads(text, object_hook=hook)
+
+
+def _object(value: dict[str, Any], inner: Any) -> Any:
+    """A tagged object: a tuple, a fraction, a mapping or a record, its parts decoded by
+    ``inner`` (``_same`` when the JSON reader decoded them already)."""
+    if "@t" in value:
+        items = value["@t"]
+        if not isinstance(items, list):
+            raise CacheError("a damaged tuple in the pack cache")
+        return tuple(items) if inner is _same else tuple(map(inner, items))
+    if "@f" in value:
+        try:
+            return Fraction(value["@f"])
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise CacheError("a damaged fraction in the pack cache") from None
+    if "@d" in value:
+        pairs = value["@d"]
+        if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
+            raise CacheError("a damaged mapping in the pack cache")
+        try:
+            return dict(pairs) if inner is _same else {inner(k): inner(v) for k, v in pairs}
+        except TypeError:  # an unhashable key
+            raise CacheError("a damaged mapping key in the pack cache") from None
+    name = value.get("@", "")
+    cls = _type(name) if isinstance(name, str) else None
+    if cls is None:
+        raise CacheError("unknown record in the pack cache")
+    if inner is _same:  # the JSON reader's own fresh object: decoded already
+        fields = value
+        del fields["@"]
+    else:
+        fields = {k: inner(v) for k, v in value.items() if k != "@"}
+    task = fields.get("task") if cls is Question else None  # annotated Any: a CodeTask or None
+    if task is not None and type(task).__name__ != "CodeTask":
+        raise CacheError("a damaged code task in the pack cache")
+    bad = _SCHEMA.bad_field(cls, fields)
+    if bad is not None:
+        raise CacheError(f"a {name} with a damaged field {bad!r} in the pack cache")
+    try:
+        return cls(**fields)
+    except _DAMAGE as exc:
+        raise CacheError(str(exc)) from None
 
 
 def key_of(path: Path, builtin: bool) -> str | None:
@@ -204,8 +237,8 @@ class PackCache:
         if sealed is None:
             return None
         try:
-            raw = _unseal(sealed)
-            meta, questions = decode(raw["meta"]), decode(raw["questions"])
+            raw = _unseal(sealed)  # decoded as it is read (_loads)
+            meta, questions = raw["meta"], raw["questions"]
             if not isinstance(meta, PackMeta) or not isinstance(questions, tuple) or not all(
                     isinstance(q, Question) for q in questions):
                 raise CacheError("not a pack")
@@ -277,7 +310,7 @@ def _unseal(sealed: Any) -> dict[str, Any]:
     text = sealed["text"]
     if _sum(text) != sealed["sum"]:
         raise CacheError("a pack cache entry that was changed")
-    raw = json.loads(text)
+    raw = _loads(text)
     if not isinstance(raw, dict):
         raise CacheError("a damaged pack cache entry")
     return raw

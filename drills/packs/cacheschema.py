@@ -44,17 +44,20 @@ def checker(tp: Any, overrides: Mapping[Any, Check] | None = None) -> Check:
     args = typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
         options = [checker(a, overrides) for a in args]
+        if len(options) == 2:  # X | None, most of them: no generator per value
+            first, second = options
+            return lambda v: first(v) or second(v)
         return lambda v: any(c(v) for c in options)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             each = checker(args[0], overrides)
-            return lambda v: type(v) is tuple and all(each(x) for x in v)
+            return lambda v: type(v) is tuple and all(map(each, v))
         parts = [checker(a, overrides) for a in args]
         return lambda v: type(v) is tuple and len(v) == len(parts) and all(
             c(x) for c, x in zip(parts, v, strict=True))
     if origin is list:
         each = checker(args[0], overrides) if args else _any
-        return lambda v: type(v) is list and all(each(x) for x in v)
+        return lambda v: type(v) is list and all(map(each, v))
     if origin in (dict, Mapping, typing.Mapping) or tp in (dict, Mapping):
         key, value = (checker(a, overrides) for a in args) if args else (_any, _any)
         return lambda v: isinstance(v, dict) and all(key(k) and value(x) for k, x in v.items())
