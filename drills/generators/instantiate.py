@@ -13,7 +13,6 @@ import random
 from dataclasses import replace
 
 from drills.generators.registry import REGISTRY
-from drills.grading.scenario import ScenarioError, bind, check_values
 from drills.model import Question
 
 
@@ -83,6 +82,8 @@ def _scenario(template: Question, rng: random.Random) -> Question:
 
     if not template.generator:
         return replace(template, steps=tuple(shuffled(template.steps)))
+    from drills.grading.scenario import ScenarioError, bind, check_values  # scenarios only
+
     gen = REGISTRY.get(template.generator)
     if gen is None or gen.kind != "scenario":
         raise GenerationError(template.id, f"{template.generator!r} is not a scenario generator")

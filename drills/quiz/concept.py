@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from drills.grading.concept.grade import grade_concept
 from drills.grading.keypoints import covered
 from drills.grading.reveal import concept_text
 from drills.quiz.commands import command
@@ -63,7 +62,12 @@ class Concepts:
         self._given = text.strip()
         self._answer_seconds = self.clock() - self._shown_at
         self._override = False
-        grade = grade_concept(q.rubric, text) if q.rubric is not None else None
+        if q.rubric is not None:  # the rubric grader and its phrasings: not before the first question
+            from drills.grading.concept.grade import grade_concept
+
+            grade = grade_concept(q.rubric, text)
+        else:
+            grade = None
         points = (tuple((p.text, p.covered) for p in grade.points) if grade is not None else
                   tuple((p, covered(p, text)) for p in q.key_points))
         self._pending = Revealed(q, (q.model_answer or "").strip(), points, grade)
