@@ -48,7 +48,8 @@ def attempt_row(session_id: int, a: Attempt) -> tuple[Any, ...]:
         session_id, a.question_id, a.topic, a.kind, a.generator,
         None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
         None if a.expected_value is None else float(a.expected_value),
-        _json(list(a.misconceptions)), float(a.seconds), a.self_grade, utc_text(a.answered_at),
+        _json(list(a.misconceptions)) if a.misconceptions else "[]",  # most answers: none
+        float(a.seconds), a.self_grade, utc_text(a.answered_at),
         a.difficulty, a.scenario, a.step, a.uid or new_uid(), int(a.overridden),
     )
 

@@ -168,7 +168,8 @@ def timestamp(value: Any, key: str) -> datetime:
         raise ValueError(f"{key} must be a time, not {value!r}"[:120])
     try:
         when = parse_utc(value)
-        utc_text(when)
+        if when.tzinfo is not timezone.utc:  # utc_text of a UTC time cannot fail: no need to try
+            utc_text(when)
     except (ValueError, OverflowError):
         raise ValueError(f"{key} must be a time, not {value!r}"[:120]) from None
     return when

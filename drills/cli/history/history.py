@@ -78,6 +78,18 @@ def import_cmd(files: tuple[str, ...]) -> None:
     range, a date in the future, oversize options) is skipped and counted, and the
     exit code is then 1. See docs/history.md.
     """
+    import gc  # the collector is paused while files are read and merged: see below
+
+    enabled = gc.isenabled()
+    gc.disable()  # 100,000 answers are millions of live objects the collector would walk again and again
+    try:
+        _import(files)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _import(files: tuple[str, ...]) -> None:
     from drills.store.history_import import ExportError, read_export  # lazy: only for import
     from drills.store.merge import merge  # lazy: only for import
 
