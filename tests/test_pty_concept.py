@@ -29,4 +29,6 @@ def test_the_concept_card_fits_the_screen_with_verdict_points_and_belief(drills_
     t.send("3\r")
     t.expect("Session over.")
     t.expect("Score: 0/1")
+    t.expect("Retry the 1 question you missed?")  # a wrong concept answer is a miss
+    t.send("n\r")
     assert t.close() == 0
