@@ -1,12 +1,14 @@
 """Issue 25 point 4's commands, this tree against another, interleaved run by run.
 
-``python bench/ab_scale.py OTHER_TREE [RUNS] [--only NAME,...] [--fixtures DIR] [--this TREE]``:
-OTHER_TREE is a checkout of drills (``git worktree add /tmp/before <commit>``). Each run times,
-whole process, one command from this tree (or ``--this TREE``) then the same from the other, so the machine's load
-falls on both alike; prints each median, wall and cpu (user + system), and the ratio
-this/other. The commands:
+``python bench/ab_scale.py OTHER_TREE [RUNS] [--only NAME,...] [--fixtures DIR] [--this TREE]
+[--cold]``: OTHER_TREE is a checkout of drills (``git worktree add /tmp/before <commit>``).
+Each run times, whole process, one command from this tree (or ``--this TREE``) then the same
+from the other, so the machine's load falls on both alike; prints each median, wall and cpu
+(user + system), and the ratio this/other. The commands:
 
-- ``validate``: ``drills packs validate`` of bench_packs' 10,000-question pack (target 1 s);
+- ``validate``: ``drills packs validate`` of bench_packs' 10,000-question pack (target 1 s),
+  in a home where ``drills packs list`` has cached the built-in packs (``--cold``: an empty
+  home, as in a source checkout's CI; an installed wheel has them prebuilt);
 - ``stats``: ``drills stats`` over bench_store's 1,000,000-answer history (target 0.5 s);
 - ``anki``: ``drills export anki`` of the built-in bank (target 1 s);
 - ``import``: ``drills history import`` of 100,000 answers into an empty history (target 2 s).
@@ -65,6 +67,7 @@ def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def one_run(name: str, tree: Path, fx: dict[str, Path], scratch: Path) -> tuple[float, float]:
+    (scratch / f"home-{tree.name}").mkdir(exist_ok=True)  # a home that exists holds the pack cache
     env = bench_env(str(scratch / f"home-{tree.name}"))
     env["PYTHONPATH"] = str(tree)
     if name == "validate":
@@ -92,6 +95,8 @@ def main(argv: list[str]) -> int:
     only = list(TARGETS)
     folder = Path(tempfile.mkdtemp(prefix="drills-ab-scale-"))
     this = HERE
+    cold = "--cold" in argv
+    argv = [a for a in argv if a != "--cold"]
     for flag in ("--only", "--fixtures", "--this"):
         if flag in argv:
             at = argv.index(flag)
@@ -113,14 +118,19 @@ def main(argv: list[str]) -> int:
         for name in only:
             times: dict[str, list[tuple[float, float]]] = {"this": [], "other": []}
             for tree in (this, other):  # warm-up: .pyc files, the pack cache, the page cache
+                if name == "validate" and not cold:  # a user's home: quizzes have cached the bank
+                    (scratch / f"home-{tree.name}").mkdir(exist_ok=True)
+                    env = bench_env(str(scratch / f"home-{tree.name}"))
+                    env["PYTHONPATH"] = str(tree)
+                    _time([PY, "-m", "drills", "packs", "list"], env)
                 one_run(name, tree, fx, scratch)
             for _ in range(runs):
                 for key, tree in (("this", this), ("other", other)):
                     times[key].append(one_run(name, tree, fx, scratch))
             for i, what in ((0, "wall"), (1, "cpu ")):
-                this = statistics.median(t[i] for t in times["this"])
-                that = statistics.median(t[i] for t in times["other"])
-                print(f"{name:9} {what} this {this:6.3f} s  other {that:6.3f} s  this/other {this / that:.3f}  "
+                mine = statistics.median(t[i] for t in times["this"])
+                theirs = statistics.median(t[i] for t in times["other"])
+                print(f"{name:9} {what} this {mine:6.3f} s  other {theirs:6.3f} s  this/other {mine / theirs:.3f}  "
                       f"target {TARGETS[name]} s  (medians of {runs} interleaved runs)", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

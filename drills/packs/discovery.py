@@ -102,6 +102,20 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
     return catalog
 
 
+def builtin_packs(*, cache: bool = True) -> list[LoadedPack]:
+    """The built-in packs as ``discover`` loads them: from the pack cache (or the wheel's
+    prebuilt bank) when unchanged, else parsed from their YAML. What ``drills packs
+    validate`` checks clashes against: the built-in bank's questions need not be parsed
+    again for each check. The cache is only read: a check writes nothing."""
+    root = builtin_packs_dir()
+    if root is None:
+        return []
+    store = PackCache(default_path() if cache else None, writable=False)
+    prebuilt = _Prebuilt(cache)
+    files, _errors = expand([root])
+    return [_load(store, f, True, prebuilt) for f in files]
+
+
 def _finish_killed_installs(user: Path) -> None:
     """A workspace a killed ``drills packs install``/``update`` left (``.drills-tmp-*``):
     finish or undo its work first, so an update killed between its renames never leaves the

@@ -148,14 +148,16 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]], *,
     return check_paths(paths, with_builtin=with_builtin)[1]
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]], *,
-                with_builtin: bool = True) -> tuple[list[LoadedPack], list[PackError]]:
+def check_paths(paths: Iterable[str | os.PathLike[str]], *, with_builtin: bool = True,
+                builtin: Sequence[LoadedPack] | None = None) -> tuple[list[LoadedPack], list[PackError]]:
     """Load and check ``paths``: each pack's own errors, then clashes between packs.
 
     With ``with_builtin`` the built-in packs take part in the clash check (a pack that
-    reuses a built-in id or pack name would be skipped in a quiz). A built-in pack that
-    is itself being checked (the same file, or a copy of it: same file and pack name, as
-    when the source tree's questions/ is checked against an installed copy) stands aside.
+    reuses a built-in id or pack name would be skipped in a quiz): ``builtin``, as the
+    caller loaded them (``drills.packs.discovery.builtin_packs``: from the pack cache when
+    unchanged), else read from their YAML here. A built-in pack that is itself being
+    checked (the same file, or a copy of it: same file and pack name, as when the source
+    tree's questions/ is checked against an installed copy) stands aside.
     """
     packs, errors = load_paths(paths)
     for pack in packs:
@@ -164,7 +166,8 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], *,
     root = builtin_packs_dir() if with_builtin else None
     if root is not None:
         mine = {_identity(p) for p in packs}
-        others = [p for p in load_paths([root])[0] if _identity(p) not in mine]
+        found = load_paths([root])[0] if builtin is None else builtin
+        others = [p for p in found if _identity(p) not in mine]
     errors.extend(cross_pack_errors([*others, *packs]))
     return packs, errors
 

@@ -13,7 +13,7 @@ import click
 from drills.authoring.template import starter_name_problem, starter_pack
 from drills.cli.errors import Exit, fail
 from drills.packs import check_paths, discover
-from drills.packs.discovery import PackInfo
+from drills.packs.discovery import PackInfo, builtin_packs
 from drills.packs.errors import shown
 from drills.paths import packs_dir
 from drills.safetext import json_text
@@ -150,7 +150,7 @@ def validate(paths: tuple[str, ...]) -> None:
     skipped in a quiz). Exit codes: 0 every pack is valid, 1 problems were found, 2 a PATH does not exist.
     """
     check_exist(paths)
-    loaded, errors = check_paths(paths)
+    loaded, errors = check_paths(paths, builtin=builtin_packs())
     for error in errors:
         click.echo(str(error))  # file names, fields and quoted pack text with controls shown
     if errors:
