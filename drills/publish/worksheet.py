@@ -120,6 +120,12 @@ def _wrap(text: str, indent: str, reflow: bool = True, width: int = WIDTH) -> li
     """
     lines = logical_lines(text) if reflow else text.strip("\n").splitlines()
     keep = width if reflow else (KEEP_WIDTH if width >= WIDTH else width)
+    room = width - len(indent)
+
+    def keep_whole(m: re.Match[str]) -> str:
+        """A bracket group glued into one word, when it fits a line."""
+        return m.group(0).replace(" ", _GLUE) if len(m.group(0)) <= room else m.group(0)
+
     out: list[str] = []
     for line in lines:
         if not line.strip():
@@ -132,9 +138,7 @@ def _wrap(text: str, indent: str, reflow: bool = True, width: int = WIDTH) -> li
         elif line.startswith(" ") or len(indent + line) <= keep:
             out.append((indent + line).rstrip())
         else:
-            room = width - len(indent)  # a bracket group kept whole only when it fits a line
-            glued = _GROUP.sub(lambda m: m.group(0).replace(" ", _GLUE)
-                               if len(m.group(0)) <= room else m.group(0), line)
+            glued = _GROUP.sub(keep_whole, line)
             out.extend(w.replace(_GLUE, " ") for w in textwrap.wrap(
                 glued, width, initial_indent=indent, subsequent_indent=indent,
                 break_long_words=False, break_on_hyphens=False))
