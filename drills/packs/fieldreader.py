@@ -42,6 +42,8 @@ class FieldReader:
 
     def text(self, m: dict, path: FieldPath, key: str, *, required: bool = False) -> str | None:
         value = m.get(key)
+        if type(value) is str and (not required or value.strip()):  # the common case, first
+            return value
         p = (*path, key)
         if value is INVALID:
             return None

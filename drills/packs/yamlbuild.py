@@ -86,11 +86,14 @@ class Builder:
     def run(self, text: str, loader_class: Any) -> None:
         loader = loader_class(text)
         try:
-            self.loop(loader.get_event)
+            self.loop(loader.get_event, first_control(text) is None)
         finally:
             loader.dispose()
 
-    def loop(self, get: Any) -> None:  # noqa: C901 - one loop on purpose (speed)
+    def loop(self, get: Any, clean: bool = False) -> None:  # noqa: C901 - one loop on purpose (speed)
+        """``clean``: the file's text holds no control character, so only a double-quoted
+        scalar (whose escapes, ``\\e`` or ``\\u202e``, make characters the text does not
+        hold) can hold one; every scalar is checked otherwise."""
         doc, lines, stack = self.doc, self.doc.lines, self.stack
         resolvers = _RESOLVER.yaml_implicit_resolvers
         scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
@@ -105,9 +108,10 @@ class Builder:
                 nodes += 1
                 text = ev.value
                 simple = ev.tag is None and not ev.anchor
+                check = not clean or ev.style == '"'
                 if top is not None and top.is_map and top.key is _NOKEY:
                     top.key_line = ev.start_mark.line + 1
-                    if first_control(text) is not None:
+                    if check and first_control(text) is not None:
                         self.control_key(top, ev)
                     elif simple:
                         top.key = _MERGE_KEY if text == "<<" and ev.implicit[0] else text
@@ -116,7 +120,7 @@ class Builder:
                     if top.key in top.value:
                         self.repeated_key(top)
                     continue
-                if first_control(text) is not None:  # every scalar: text, numbers, tagged
+                if check and first_control(text) is not None:  # every scalar: text, numbers, tagged
                     value = self.control_value(ev, self.path_of(top))
                 elif simple and not ev.implicit[0]:  # quoted or block text
                     value: Any = text
