@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip())
         return 0 if argv else 2
     only = list(TARGETS)
-    folder = Path(tempfile.mkdtemp(prefix="drills-ab-scale-"))
+    folder: Path | None = None
     this = HERE
     cold = "--cold" in argv
     argv = [a for a in argv if a != "--cold"]
@@ -112,7 +112,7 @@ def main(argv: list[str]) -> int:
         print(f"{other} is not a drills checkout (no drills/__main__.py)", file=sys.stderr)
         return 2
     runs = int(argv[1]) if len(argv) > 1 else 7
-    fx = fixtures(folder, only)
+    fx = fixtures(folder or Path(tempfile.mkdtemp(prefix="drills-ab-scale-")), only)
     scratch = Path(tempfile.mkdtemp(prefix="drills-ab-run-"))
     try:
         for name in only:
