@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import statistics
 import subprocess
+import tempfile
 import time
 
 from bench.common import PY, bench_env
@@ -31,8 +32,11 @@ def _first_question_seconds(env: dict[str, str]) -> tuple[float, float]:
     import pexpect
 
     start = time.perf_counter()
+    # run from a neutral folder: `python -m` puts the current one first on sys.path, so a
+    # run from a checkout would import that checkout, whatever PYTHONPATH names
     child = pexpect.spawn(PY, ["-m", "drills", "practice", "--seed", "1", "--count", "3"],
-                          env=env, encoding="utf-8", dimensions=(24, 80), timeout=30)
+                          env=env, encoding="utf-8", dimensions=(24, 80), timeout=30,
+                          cwd=tempfile.gettempdir())
     try:
         child.expect_exact(FIRST_QUESTION)
         shown = time.perf_counter() - start
