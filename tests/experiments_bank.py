@@ -88,3 +88,19 @@ def same_start(questions: list[dict]) -> list[str]:
         if len(set(starts)) < len(starts):
             out.append(q["id"])
     return out
+
+
+def coarse_tolerances(questions: list[dict], keys: dict) -> list[str]:
+    """Numeric questions whose prompt asks for D decimal places (3, or 4 when it says so)
+    but whose tolerance accepts more than half a unit there at the key's value (the pack's
+    relative tolerance, merged key by key, can be wider than the question's absolute one)."""
+    out = []
+    for q in questions:
+        if q["kind"] != "numeric" or "places" not in q["prompt"]:
+            continue
+        digits = 4 if "4 decimal places" in q["prompt"] else 3
+        tol = q["tolerance"]
+        allowed = max(tol["absolute"], tol["relative"] * abs(float(keys[q["id"]])))
+        if allowed > 0.5 * 10 ** -digits + 1e-12:
+            out.append(q["id"])
+    return out
