@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_ecosystem import _export  # noqa: E402
 from bench.bench_packs import write_big_pack  # noqa: E402
 from bench.bench_store import build_history  # noqa: E402
-from bench.common import PY, bench_env  # noqa: E402
+from bench.common import PY, bench_env, is_tree, take_option  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
 TARGETS = {"validate": 1.0, "stats": 0.5, "anki": 1.0, "import": 2.0}
@@ -97,19 +97,12 @@ def main(argv: list[str]) -> int:
     this = HERE
     cold = "--cold" in argv
     argv = [a for a in argv if a != "--cold"]
-    for flag in ("--only", "--fixtures", "--this"):
-        if flag in argv:
-            at = argv.index(flag)
-            if flag == "--only":
-                only = argv[at + 1].split(",")
-            elif flag == "--fixtures":
-                folder = Path(argv[at + 1])
-            else:
-                this = Path(argv[at + 1]).resolve()
-            del argv[at:at + 2]
+    picked, given, at = take_option(argv, "--only"), take_option(argv, "--fixtures"), take_option(argv)
+    only = picked.split(",") if picked else only
+    folder = Path(given) if given else folder
+    this = Path(at).resolve() if at else this
     other = Path(argv[0]).resolve()
-    if not (other / "drills" / "__main__.py").is_file():
-        print(f"{other} is not a drills checkout (no drills/__main__.py)", file=sys.stderr)
+    if not is_tree(other):
         return 2
     runs = int(argv[1]) if len(argv) > 1 else 7
     fx = fixtures(folder or Path(tempfile.mkdtemp(prefix="drills-ab-scale-")), only)

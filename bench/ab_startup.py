@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_startup import CONFIG, _first_question_seconds, _sympy_seconds  # noqa: E402
-from bench.common import bench_env  # noqa: E402
+from bench.common import bench_env, is_tree, take_option  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -39,14 +39,10 @@ def main(argv: list[str]) -> int:
         return 0 if argv else 2
     first_ever = "--first-ever" in argv
     argv = [a for a in argv if a != "--first-ever"]
-    this = HERE
-    if "--this" in argv:
-        at = argv.index("--this")
-        this = Path(argv[at + 1]).resolve()
-        del argv[at:at + 2]
+    given = take_option(argv)
+    this = Path(given).resolve() if given else HERE
     other = Path(argv[0]).resolve()
-    if not (other / "drills" / "__main__.py").is_file():
-        print(f"{other} is not a drills checkout (no drills/__main__.py)", file=sys.stderr)
+    if not is_tree(other):
         return 2
     runs = int(argv[1]) if len(argv) > 1 else 11
     envs = {}

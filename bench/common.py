@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def bench_env(home: str | None = None) -> dict[str, str]:
@@ -44,3 +45,22 @@ def call_median(fn: Callable[[], object], runs: int = 7, inner: int = 100) -> fl
 
 
 PY = sys.executable
+
+
+def take_option(argv: list[str], flag: str = "--this") -> str | None:
+    """Remove ``flag VALUE`` from ``argv`` and return VALUE (None when not given)."""
+    if flag not in argv:
+        return None
+    at = argv.index(flag)
+    value = argv[at + 1]
+    del argv[at:at + 2]
+    return value
+
+
+def is_tree(path: object) -> bool:
+    """A drills checkout or an unpacked wheel: a folder holding drills/__main__.py; says so
+    on stderr when it is not."""
+    if (Path(str(path)) / "drills" / "__main__.py").is_file():
+        return True
+    print(f"{path} is not a drills checkout (no drills/__main__.py)", file=sys.stderr)
+    return False
