@@ -19,7 +19,14 @@ from typing import Any
 from drills.model import Question
 from drills.packs.cache import PackCache, content_key, default_path, key_of, prebuilt_path
 from drills.packs.errors import PackError
-from drills.packs.load import LoadedPack, duplicate_id, expand, load_pack, resolved
+from drills.packs.load import (
+    WORKSPACE_PREFIX,
+    LoadedPack,
+    duplicate_id,
+    expand,
+    load_pack,
+    resolved,
+)
 from drills.paths import builtin_packs_dir, packs_dir
 
 ENTRY_POINT_GROUP = "drills.packs"
@@ -121,7 +128,7 @@ def _finish_killed_installs(user: Path) -> None:
     finish or undo its work first, so an update killed between its renames never leaves the
     pack missing (drills.packs.install.recover). One look at the folder when there is none."""
     try:
-        leftover = any(e.name.startswith(".drills-tmp-") for e in os.scandir(user))
+        leftover = any(e.name.startswith(WORKSPACE_PREFIX) for e in os.scandir(user))
     except OSError:
         return
     if leftover:

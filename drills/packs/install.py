@@ -27,7 +27,14 @@ from typing import Any
 
 from drills.packs.cache import PackCache, default_path
 from drills.packs.errors import shown
-from drills.packs.load import LoadedPack, cross_pack_errors, load_pack, load_paths, pack_files
+from drills.packs.load import (
+    WORKSPACE_PREFIX,
+    LoadedPack,
+    cross_pack_errors,
+    load_pack,
+    load_paths,
+    pack_files,
+)
 from drills.packs.sources import (
     NAME_RE,
     USAGE,
@@ -50,7 +57,7 @@ GIT_TIMEOUT = 120.0  # seconds for one git command
 # git itself refuses any other transport, also on an https redirect (defence in depth)
 _PROTOCOLS = ("-c", "protocol.allow=never", "-c", "protocol.https.allow=always",
               "-c", "protocol.ssh.allow=always", "-c", "protocol.file.allow=always")
-_TMP = ".drills-tmp-"
+_TMP = WORKSPACE_PREFIX
 
 
 @dataclass(frozen=True)

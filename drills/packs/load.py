@@ -19,6 +19,8 @@ from drills.packs.meta import PackMeta
 from drills.paths import builtin_packs_dir
 
 PACK_SUFFIXES = (".yaml", ".yml")
+# the hidden workspace of `drills packs install` in the packs folder (never loaded: hidden)
+WORKSPACE_PREFIX = ".drills-tmp-"
 
 
 @dataclass
