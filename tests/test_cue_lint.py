@@ -43,7 +43,15 @@ def lint(tmp_path: Path, body: str):
 
 
 def lines(result, kind: str) -> list[str]:
-    return [line for line in result.stdout.splitlines() if line.startswith(f"{kind}: ")]
+    """Each ``kind:`` entry as one line: a long one (a long temporary path) is wrapped onto
+    indented lines below it, so the entries are joined back before they are searched."""
+    entries: list[str] = []
+    for line in result.stdout.splitlines():
+        if line.startswith((" ", "\t")) and entries:
+            entries[-1] += " " + line.strip()
+        else:
+            entries.append(line)
+    return [" ".join(e.split()) for e in entries if e.startswith(f"{kind}:")]
 
 
 def q(right: str, *wrong: str) -> Question:

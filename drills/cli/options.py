@@ -4,10 +4,12 @@ May import model, grading (the tolerance parser, on demand) and cli.errors."""
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from drills.cli.errors import fail
-from drills.model import DIFFICULTIES, Tolerance
+
+if TYPE_CHECKING:
+    from drills.model import Tolerance
 
 MAX_COUNT = 1000  # questions per session or worksheet
 MAX_SEED = 2**63 - 1  # seeds are stored in SQLite INTEGER columns
@@ -23,7 +25,11 @@ def check_count(count: int) -> None:
 
 def pick_seed(seed: int | None) -> int:
     """The given seed, or a fresh one that the session or sheet then prints for a rerun."""
-    return seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    if seed is not None:
+        return seed
+    import random  # lazy, as drills.model below: `drills solve` reaches this module and needs neither
+
+    return random.SystemRandom().randrange(1, 1_000_000)
 
 
 def check_seed(seed: int | None) -> None:
@@ -32,6 +38,8 @@ def check_seed(seed: int | None) -> None:
 
 
 def check_difficulty(difficulty: str | None) -> None:
+    from drills.model import DIFFICULTIES  # lazy: the quiz commands import the model anyway
+
     if difficulty is not None and difficulty not in DIFFICULTIES:
         fail(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})")
 
