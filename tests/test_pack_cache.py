@@ -110,3 +110,37 @@ def test_an_entry_decodes_as_it_is_read_and_untagged_objects_inside_are_damage()
         except CacheError:
             continue
         raise AssertionError(text)  # pragma: no cover
+
+
+def test_the_fast_build_makes_what_the_dataclass_init_makes():
+    """cache._build fills a record's __dict__ at once (issue 25): the same fields, defaults
+    and default factories as ``cls(**fields)``, equal and hashing alike; a missing required
+    field still goes through __init__, which refuses it."""
+    import dataclasses
+
+    import pytest
+
+    from drills.engine.problem import Problem
+    from drills.model import Option, Question, Source
+    from drills.packs.cache import _build
+
+    cases = [(Question, {"id": "q", "topic": "conventions", "kind": "concept", "prompt": "Why?"}),
+             (Question, {"id": "q", "topic": "conventions", "kind": "numeric", "prompt": "?",
+                         "problem": Problem((2, 1)), "metric": "ndcg", "params": {"a": 1}}),
+             (Option, {"text": "a", "correct": True}), (Source, {}), (Problem, {"relevance": (1, 0)})]
+    for cls, fields in cases:
+        fast, slow = _build(cls, dict(fields)), cls(**fields)
+        assert type(fast) is cls and fast == slow and fast.__dict__ == slow.__dict__
+        try:
+            assert hash(fast) == hash(slow)
+        except TypeError:  # a Question holds a dict (params): neither hashes
+            pass
+        other = _build(cls, dict(fields))
+        for f in dataclasses.fields(cls):  # a default factory gives each record its own value
+            if f.default_factory is not dataclasses.MISSING and f.name not in fields \
+                    and isinstance(getattr(fast, f.name), (dict, list)):
+                assert getattr(fast, f.name) is not getattr(other, f.name)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(fast, dataclasses.fields(cls)[0].name, None)
+    with pytest.raises(TypeError):
+        _build(Option, {"correct": True})
