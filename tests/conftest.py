@@ -10,6 +10,11 @@ def drills_home(tmp_path, monkeypatch):
     home = tmp_path / "home"
     monkeypatch.setenv("DRILLS_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
+    # pytest-xdist's workers run with COLUMNS=80 LINES=24: a pipe would then be wrapped to 80
+    # columns, and a finding that names a long temporary path split over lines. Each test
+    # starts as a plain pipe does; one that wants a width sets it.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     return home
 
 

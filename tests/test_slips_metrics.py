@@ -127,6 +127,29 @@ def test_the_cascade_slips_on_g_and_b():
     assert (1 - HALF) * sum(Fraction(g) * HALF**i for i, g in enumerate(B, 1)) == Fraction(11, 32)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=120))
+def test_err_slips_equal_the_plain_loops_on_random_lists(grades):
+    """The ERR slips sum over one common denominator (issue 25: no quadratic growth at 1,000
+    ranks): each still equals the plain loop of Fractions, term by term."""
+    top = max(grades)
+    got = {name: SLIPS[name].value(Case(Problem(tuple(grades)), "err"))
+           for name in ("err_linear_gain", "err_no_stop", "err_log_discount")}
+    right = cref.err(list(grades), g_max=top) if top else Fraction(0)
+    linear = err_variant(grades, top, lambda g, m: Fraction(g, m), lambda r: Fraction(1, r)) if top else None
+    no_stop = err_variant(grades, top, exp_stop, lambda r: Fraction(1, r), product=False) if top else None
+    for name, want in (("err_linear_gain", linear), ("err_no_stop", no_stop)):
+        value = got[name]
+        if want is None or want == right:
+            assert value is None, name
+        else:
+            assert value is not None and value.is_rational and value.const == want, name
+    logged = err_variant(grades, top, lambda g, m: float(exp_stop(g, m)),
+                         lambda r: 1 / math.log2(r + 1)) if top else 0.0
+    if got["err_log_discount"] is not None:
+        assert got["err_log_discount"].value == pytest.approx(logged, rel=1e-12, abs=1e-15)
+
+
 def test_zero_based_rank_in_rr_and_mrr():
     assert values(Problem((0, 0, 1, 0, 1)), "rr")["zero_based_rank"] == HALF  # 1/(3 - 1), not 1/3
     assert "zero_based_rank" not in values(Problem((1, 0, 1)), "rr")  # rank 1 would be 1/0

@@ -8,6 +8,8 @@ changed, and is None where it is no mistake (the right number).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from fractions import Fraction
 
 from drills.engine.exact import Exact, Log, LogSum, fraction_text
@@ -32,6 +34,16 @@ def _rational(case: Case, value: Fraction) -> Exact | None:
     return _unless_right(case, LogSum.of(value))
 
 
+def _sum(values: Iterable[Fraction]) -> Fraction:
+    """The exact sum over one common denominator (their lcm): one gcd at the end instead of one
+    per term, whose denominators grow with the list (1,000 ranks: 200 ms -> a few)."""
+    values = list(values)
+    if not values:
+        return Fraction(0)
+    common = math.lcm(*(v.denominator for v in values))
+    return Fraction(sum(v.numerator * (common // v.denominator) for v in values), common)
+
+
 def _line(p: Problem, metric: str) -> str:
     return _result(p, metric).working
 
@@ -54,12 +66,15 @@ def err_linear_gain(case: Case) -> Exact | None:
     top = result.max_grade
     if top == 0:
         return None
-    total, reach = Fraction(0), Fraction(1)
-    for row in result.rows:
-        stop = Fraction(row.grade, top)
-        total += reach * stop / row.rank
-        reach *= 1 - stop
-    return _rational(case, total)
+    # R_i = g_i / top; the reach of rank i is prod_{j<i} (top - g_j) / top^(i-1), kept as its
+    # integer numerator; the terms reach * R_i / i summed over top^n * lcm(ranks) (Horner in top)
+    rows = result.rows
+    ranks = math.lcm(*(row.rank for row in rows))
+    total, reach = 0, 1
+    for row in rows:
+        total = total * top + reach * row.grade * (ranks // row.rank)
+        reach *= top - row.grade
+    return _rational(case, Fraction(total, top ** len(rows) * ranks))
 
 
 @slip("err_no_stop", "ERR summed without the stopping product",
@@ -71,7 +86,7 @@ def err_linear_gain(case: Case) -> Exact | None:
                          f"reaching rank r: {_line(p, m)}"))
 def err_no_stop(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
-    return _rational(case, sum((r.stop / r.rank for r in result.rows), Fraction(0)))
+    return _rational(case, _sum(r.stop / r.rank for r in result.rows))
 
 
 @slip("err_log_discount", "ERR with a 1/log2(r + 1) discount",
@@ -81,10 +96,14 @@ def err_no_stop(case: Case) -> Exact | None:
       step=lambda p, m: f"ERR discounts rank r by 1/r: {_line(p, m)}")
 def err_log_discount(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
-    total = LogSum()
-    for row in result.rows:
-        total = total + Log("log2", row.rank + 1).reciprocal().scale(row.reach * row.stop)
-    return _unless_right(case, total)
+    consts: list[Fraction] = []
+    terms: dict[tuple[str, int], list[Fraction]] = {}
+    for row in result.rows:  # gathered, then summed once: adding LogSums one by one is quadratic
+        part = Log("log2", row.rank + 1).reciprocal().scale(row.reach * row.stop)
+        consts.append(part.const)
+        for key, coef in part.terms:
+            terms.setdefault(key, []).append(coef)
+    return _unless_right(case, LogSum.from_terms(_sum(consts), {k: _sum(v) for k, v in terms.items()}))
 
 
 # --------------------------------------------------------------------------- RBP
