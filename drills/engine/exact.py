@@ -210,6 +210,10 @@ class LogSum:
         return self.const == 0 and not self.terms
 
     def decimal(self) -> decimal.Decimal:
+        return self._decimal
+
+    @cached_property
+    def _decimal(self) -> decimal.Decimal:  # once: grading reads a slip's value many times
         total = _frac_dec(self.const)
         for (fn, base), coef in self.terms:
             total = _CTX.add(total, _CTX.divide(_frac_dec(coef), log_value(fn, base)))
@@ -217,7 +221,7 @@ class LogSum:
 
     @property
     def value(self) -> float:
-        return float(self.decimal())
+        return float(self._decimal)
 
     @cached_property
     def signed_parts(self) -> tuple[tuple[bool, str], ...]:

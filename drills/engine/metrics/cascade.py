@@ -19,6 +19,7 @@ engine's low modules (exact, problem, table, metrics.spec, metrics.rational).
 from __future__ import annotations
 
 import decimal
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -135,7 +136,25 @@ class _Cascade:
         """The total as a fraction (None past EXACT_RANKS ranks: too many digits to be read)."""
         if len(self.grades) > EXACT_RANKS:
             return None
-        return self.row(len(self.grades) - 1).running if self.grades else Fraction(0)
+        if not self.grades or not self.top:
+            return Fraction(0)
+        # summed in integers over one denominator, not row by row (each row's Fraction
+        # reduced by a gcd of ever longer numbers): 1,000 ranks in a few ms
+        n = len(self.grades)
+        if self.metric == "err":  # reach_i = A_i / D^(i-1), R_i = (2^g - 1) / D, D = 2^top
+            d, ranks = 1 << self.top, math.lcm(*range(1, n + 1))
+            total, reach = 0, 1
+            for rank, g in enumerate(self.grades, start=1):
+                total = total * d + reach * ((1 << g) - 1) * (ranks // rank)
+                reach *= d - ((1 << g) - 1)
+            return Fraction(total, d ** n * ranks)
+        p = self.p or Fraction(0)  # RBP: (1 - p) / top * sum g_i p^(i-1), p = a / b
+        a, b = p.numerator, p.denominator
+        total, power = 0, 1
+        for g in self.grades:
+            total = total * b + g * power
+            power *= a
+        return (1 - p) * Fraction(total, self.top * b ** (n - 1))
 
 
 def _dec(q: Fraction | int) -> decimal.Decimal:

@@ -1,15 +1,16 @@
 """Cascade and user-model slips: ERR with linear gain, without the stopping product or with a
 log discount; RBP without (1 - p) or with p^i.
 
-Every value comes from the rows of ``drills.engine.metrics.cascade`` (the engine that grades
-the answer: its g_max, stopping probabilities R_i, reach and persistence p) with one thing
-changed, and is None where it is no mistake (the right number).
+Every value comes from what ``drills.engine.metrics.cascade`` (the engine that grades the
+answer) worked with: its grades, g_max, stopping probabilities R_i, reach and persistence p,
+with one thing changed, and is None where it is no mistake (the right number). The ERR slips
+sum their terms in integers over one denominator (a Fraction per term, reduced by a gcd of
+ever longer numbers, made 1,000 ranks cost 200 ms).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from fractions import Fraction
 
 from drills.engine.exact import Exact, Log, LogSum, fraction_text
@@ -32,16 +33,6 @@ def _unless_right(case: Case, value: LogSum) -> Exact | None:
 
 def _rational(case: Case, value: Fraction) -> Exact | None:
     return _unless_right(case, LogSum.of(value))
-
-
-def _sum(values: Iterable[Fraction]) -> Fraction:
-    """The exact sum over one common denominator (their lcm): one gcd at the end instead of one
-    per term, whose denominators grow with the list (1,000 ranks: 200 ms -> a few)."""
-    values = list(values)
-    if not values:
-        return Fraction(0)
-    common = math.lcm(*(v.denominator for v in values))
-    return Fraction(sum(v.numerator * (common // v.denominator) for v in values), common)
 
 
 def _line(p: Problem, metric: str) -> str:
@@ -68,13 +59,13 @@ def err_linear_gain(case: Case) -> Exact | None:
         return None
     # R_i = g_i / top; the reach of rank i is prod_{j<i} (top - g_j) / top^(i-1), kept as its
     # integer numerator; the terms reach * R_i / i summed over top^n * lcm(ranks) (Horner in top)
-    rows = result.rows
-    ranks = math.lcm(*(row.rank for row in rows))
+    grades = result.source.grades  # the rows' grades, without building the exact rows
+    ranks = math.lcm(*range(1, len(grades) + 1))
     total, reach = 0, 1
-    for row in rows:
-        total = total * top + reach * row.grade * (ranks // row.rank)
-        reach *= top - row.grade
-    return _rational(case, Fraction(total, top ** len(rows) * ranks))
+    for rank, grade in enumerate(grades, start=1):
+        total = total * top + reach * grade * (ranks // rank)
+        reach *= top - grade
+    return _rational(case, Fraction(total, top ** len(grades) * ranks))
 
 
 @slip("err_no_stop", "ERR summed without the stopping product",
@@ -86,7 +77,10 @@ def err_linear_gain(case: Case) -> Exact | None:
                          f"reaching rank r: {_line(p, m)}"))
 def err_no_stop(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
-    return _rational(case, _sum(r.stop / r.rank for r in result.rows))
+    top, grades = result.max_grade, result.source.grades  # R_r = (2^g - 1) / 2^top
+    ranks = math.lcm(*range(1, len(grades) + 1))
+    total = sum(((1 << g) - 1) * (ranks // rank) for rank, g in enumerate(grades, start=1))
+    return _rational(case, Fraction(total, (1 << top) * ranks))
 
 
 @slip("err_log_discount", "ERR with a 1/log2(r + 1) discount",
@@ -96,14 +90,27 @@ def err_no_stop(case: Case) -> Exact | None:
       step=lambda p, m: f"ERR discounts rank r by 1/r: {_line(p, m)}")
 def err_log_discount(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
-    consts: list[Fraction] = []
-    terms: dict[tuple[str, int], list[Fraction]] = {}
-    for row in result.rows:  # gathered, then summed once: adding LogSums one by one is quadratic
-        part = Log("log2", row.rank + 1).reciprocal().scale(row.reach * row.stop)
-        consts.append(part.const)
-        for key, coef in part.terms:
-            terms.setdefault(key, []).append(coef)
-    return _unless_right(case, LogSum.from_terms(_sum(consts), {k: _sum(v) for k, v in terms.items()}))
+    top, grades = result.max_grade, result.source.grades
+    n = len(grades)
+    # every term over one denominator 2^(top n) * lcm(1..E), E the largest exponent e with
+    # r + 1 = b^e (1 / log2(b^e) = (1/e) / log2(b)): reach_r R_r = A_r (2^g - 1) / 2^(top r)
+    # in integers, so each term's numerator is a shift; one Fraction per log at the end
+    scale = math.lcm(*range(1, (n + 1).bit_length() + 1))
+    const, terms, reach = 0, {}, 1
+    for rank, g in enumerate(grades, start=1):
+        stop = (1 << g) - 1
+        if stop:
+            part = Log("log2", rank + 1).reciprocal()
+            num = reach * stop << (top * (n - rank))
+            if part.is_rational:  # 1 / m for rank + 1 = 2^m
+                const += num * (scale // part.const.denominator) * part.const.numerator
+            else:
+                ((key, coef),) = part.terms  # 1 / e of log2(b)
+                terms[key] = terms.get(key, 0) + num * (scale // coef.denominator) * coef.numerator
+        reach *= (1 << top) - stop
+    common = scale << (top * n)
+    return _unless_right(case, LogSum.from_terms(Fraction(const, common),
+                                                 {k: Fraction(v, common) for k, v in terms.items()}))
 
 
 # --------------------------------------------------------------------------- RBP
