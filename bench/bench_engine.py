@@ -31,6 +31,9 @@ def bench_engine() -> list[dict]:
     version, long_solve = side_by_side([[PY, "-m", "drills", "--version"],
                                         [PY, "-m", "drills", "solve", *long_list(10_000)]])
     long_calls = per_call_1000()
+    huge = long_list(100_000)  # `drills solve $(cat grades.txt)`: separate words, as a shell passes them
+    huge_ndcg = process_median([PY, "-m", "drills", "solve", *huge], runs=3)
+    huge_ap = process_median([PY, "-m", "drills", "solve", *huge, "--metric", "ap"], runs=3)
 
     from drills.grading.check import check, explain
     from drills.model import Question
@@ -56,10 +59,16 @@ def bench_engine() -> list[dict]:
         {"name": "drills solve, 10,000-document list, NDCG (whole process)", "median_s": long_solve,
          "note": f"{long_solve / version:.2f}x `drills --version` ({version:.3f} s), side by side",
          "target_s": 3 * version},
+        {"name": "drills solve, 100,000-document list, NDCG (whole process)", "median_s": huge_ndcg,
+         "target_s": None},
+        {"name": "drills solve, 100,000-document list, AP (whole process)", "median_s": huge_ap,
+         "target_s": None},
         *({"name": f"engine {metric} value, 1,000-document list (per call, cache off)", "median_s": t,
            "target_s": None} for metric, t in long_calls.items()),
         {"name": "grade a wrong NDCG answer on 1,000 documents (in process, cache off)",
          "median_s": wrong_1000, "target_s": 0.05},
+        *({"name": f"grade a wrong {m.upper()} answer on 1,000 documents (in process, cache off)",
+           "median_s": grade_wrong_1000(m), "target_s": 0.05} for m in ("err", "rbp", "ap")),
     ]
 
 
@@ -107,7 +116,7 @@ def per_call_1000() -> dict[str, float]:
             for metric in ("ndcg", "err", "ap", "rbp")}
 
 
-def grade_wrong_1000() -> float:
+def grade_wrong_1000(metric: str = "ndcg") -> float:
     """`drills solve <1,000 grades> --answer 0.5` in process: the verdict, the narrowing, the
     diagnosis (every slip's value), from cold caches."""
     from drills.engine.problem import Problem
@@ -115,7 +124,7 @@ def grade_wrong_1000() -> float:
     from drills.model import Question
 
     question = Question(id="bench", topic="hand-computation", kind="numeric", prompt="",
-                        problem=Problem(tuple(map(int, long_list(1000, seed=3)))), metric="ndcg")
+                        problem=Problem(tuple(map(int, long_list(1000, seed=3)))), metric=metric)
 
     def once() -> str:
         _clear()

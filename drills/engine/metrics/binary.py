@@ -32,6 +32,7 @@ from drills.engine.metrics.rational import (
     ExactFraction,
     check_grades,
     check_whole,
+    fraction_sum,
     measured,
     sum_text,
 )
@@ -82,7 +83,12 @@ class BinaryResult(ExactFraction):
         if self.metric in ("hit", "rr") or self.denominator == 0:
             return f"{self.label} = {self.text}{note}"
         if self.metric == "ap":
-            terms = sum_text([short_fraction(r.precision) for r in self.rows if r.counts])
+            counted = [r for r in self.rows if r.counts]  # the ends only: sum_text elides the rest
+            ends = counted if len(counted) <= 8 else [*counted[:4], *counted[-2:]]
+            parts = [short_fraction(r.precision) for r in ends]
+            if len(counted) > 8:
+                parts = [*parts[:4], *[""] * (len(counted) - 6), *parts[4:]]
+            terms = sum_text(parts)
             return f"{self.label} = ({terms}) / {self.denominator} = {self.shown}{note}"
         top = fraction_text(self.numerator)
         return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"
@@ -247,7 +253,7 @@ def average_precision(
         raise ProblemError(f"unknown AP convention {convention!r} (use {', '.join(AP_CONVENTIONS)})")
     ranked, total = _prepare(ranking, judged, k, threshold)
     rows = _rows(ranked, len(ranked) if k is None else k, threshold)
-    numerator = sum((r.precision for r in rows if r.counts), Fraction(0))
+    numerator = fraction_sum((r.hits, r.rank) for r in rows if r.counts)  # sum of P@i, exact
     if convention == "R":
         denominator = total
     elif convention == "min_k_R":  # no k: the list's length, as uncut precision takes it

@@ -9,6 +9,7 @@ Imports only the engine's low modules (exact, problem, spec).
 from __future__ import annotations
 
 import decimal
+import math
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -20,6 +21,44 @@ from drills.engine.metrics.spec import Metric
 from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, Problem, ProblemError
 
 _CTX = decimal.Context(prec=60)
+
+
+def fraction_decimal(q: Fraction) -> decimal.Decimal:
+    """``q`` to 60 significant digits, correctly rounded. A long fraction (AP of 100,000 ranks
+    has 40,000-digit terms) is divided in integers to 66 digits and a sticky digit, then
+    rounded once: converting both terms to Decimals first took 50 ms a call."""
+    num, den = q.numerator, q.denominator
+    if max(num.bit_length(), den.bit_length()) < 4096:
+        return _CTX.divide(decimal.Decimal(num), decimal.Decimal(den))
+    # q >= 2^-(den bits - num bits + 1): that many times log10(2) (30103/100000 is just over
+    # it) leading zeros, then 60 digits and 6 to spare
+    digits = 66 + max(0, -(-(den.bit_length() - abs(num).bit_length() + 1) * 30103 // 100000))
+    whole, rest = divmod(abs(num) * 10**digits, den)
+    if rest:  # below the last digit kept: a sticky 1, so the one rounding sees it
+        whole, digits = whole * 10 + 1, digits + 1
+    out = _CTX.scaleb(decimal.Decimal(whole), -digits)  # rounded once, to 60 digits
+    return out.copy_negate() if num < 0 else out  # unary minus would round to the default 28 digits
+
+
+def fraction_sum(terms: Iterable[tuple[int, int]]) -> Fraction:
+    """The exact sum of ``numerator / denominator`` pairs (denominators > 0), split in halves:
+    each half's sum over the lcm of its denominators, one gcd per merge and the result
+    reduced once. ``sum`` of Fractions reduces after every term, a gcd of ever longer numbers:
+    AP over 100,000 ranks (P@i = hits / i) took 2.9 s that way, this way a fraction of it."""
+    pairs = list(terms)
+    if not pairs:
+        return Fraction(0)
+
+    def merged(lo: int, hi: int) -> tuple[int, int]:
+        if hi - lo == 1:
+            return pairs[lo]
+        mid = (lo + hi) // 2
+        (a, b), (c, d) = merged(lo, mid), merged(mid, hi)
+        g = math.gcd(b, d)
+        return a * (d // g) + c * (b // g), b // g * d
+
+    num, den = merged(0, len(pairs))
+    return Fraction(num, den)
 
 
 class ExactFraction:
@@ -36,8 +75,7 @@ class ExactFraction:
         return float(self.exact)
 
     def decimal(self) -> decimal.Decimal:
-        q = self.exact
-        return _CTX.divide(decimal.Decimal(q.numerator), decimal.Decimal(q.denominator))
+        return fraction_decimal(self.exact)
 
     def to_sympy(self) -> Any:
         import sympy  # slow: only the grader's symbolic comparison needs it
