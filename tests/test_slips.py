@@ -352,6 +352,25 @@ def test_lint_reports_an_explicit_tolerance_that_accepts_a_slip():
     assert not any("accepts a slip" in w for w in _lint_one(default).warnings)
 
 
+def test_lint_warns_when_a_changed_absolute_tolerance_has_no_effect():
+    # DCG of 2,1,3,0 = 3 + 1/log2(3) + 7/2 = 7.1309 (tests/ndcg_reference.py): 0.5% of it is
+    # 0.0357, so `tolerance: {absolute: 0.001}` (relative kept at 0.005) still accepts ±0.0357
+    assert ref.dcg([2, 1, 3, 0], None) == pytest.approx(7.130930, abs=5e-7)
+    q = Question(id="tol", topic="hand-computation", kind="numeric", prompt="DCG of 2,1,3,0?",
+                 problem=Problem((2, 1, 3, 0)), metric="dcg", tolerance=Tolerance(0.001, 0.005))
+    warned = [w for w in _lint_one(q).warnings if "has no effect" in w]
+    assert warned and "absolute 0.001 has no effect" in warned[0] and "±0.0357" in warned[0]
+    assert "relative: 0" in warned[0]
+    for quiet in (Tolerance(0.001, 0.0),  # the absolute alone: as meant
+                  Tolerance(0.05, 0.005)):  # the absolute is the wider: it counts
+        assert not any("has no effect" in w for w in _lint_one(replace(q, tolerance=quiet)).warnings)
+    # NDCG@2 = 0.4083: 0.5% of it is 0.00204, wider than 0.001 (warned) but not than 0.003
+    ndcg = replace(q, problem=Problem((2, 1, 3, 0), (3, 2, 1, 0), 2), metric="ndcg")
+    assert any("has no effect" in w for w in _lint_one(ndcg).warnings)
+    wider = replace(ndcg, tolerance=Tolerance(0.003, 0.005))
+    assert not any("has no effect" in w for w in _lint_one(wider).warnings)
+
+
 def test_lint_lists_numeric_questions_that_can_diagnose_nothing():
     bare = Question(id="bare", topic="t", kind="numeric", prompt="1/log2(3)?", answer="1/log2(3)")
     assert any("bare: can diagnose nothing" in w for w in _lint_one(bare).warnings)

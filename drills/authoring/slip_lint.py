@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drills.answers.parser import AnswerError, parse
 from drills.engine.metrics.registry import metric_value, names
@@ -106,9 +106,34 @@ def slip_warnings(q: Question) -> list[str]:
         return []
     case = case_of(q)
     tol = q.tolerance or Tolerance()
+    idle = idle_absolute(q)
+    out = [idle] if idle else []
     if case is None:
-        return ["can diagnose nothing: an `answer:` without `problem:` + `metric:` has no "
-                "wrong-formula slips to check (attach the problem it is about)"]
+        return out + ["can diagnose nothing: an `answer:` without `problem:` + `metric:` has no "
+                      "wrong-formula slips to check (attach the problem it is about)"]
+    return out + _slip_checks(q, case, tol)
+
+
+def idle_absolute(q: Question) -> str | None:
+    """A tolerance whose ``absolute`` was changed but whose ``relative`` is still the default
+    0.005 (a question's tolerance is merged over the defaults key by key), wider at this
+    answer: the interval is max(absolute, relative * |answer|), so the absolute written has
+    no effect. Almost always the author meant that absolute alone."""
+    tol, default = q.tolerance, Tolerance()
+    if tol is None or tol.absolute == default.absolute or tol.relative != default.relative:
+        return None
+    try:
+        exact = abs(metric_of(q))
+    except Exception:  # noqa: BLE001 - an answer that does not parse is reported elsewhere
+        return None
+    if tol.relative * exact <= tol.absolute:
+        return None
+    return (f"the tolerance's absolute {tol.absolute:g} has no effect: the relative {tol.relative:g} "
+            f"kept from the defaults accepts ±{tol.relative * exact:.3g} at the answer {exact:.6g} "
+            f"(the wider of the two counts); add `relative: 0` for ±{tol.absolute:g}")
+
+
+def _slip_checks(q: Question, case: Any, tol: Tolerance) -> list[str]:
     out: list[str] = []
     if not variants_for(case, tol):
         out.append(f"can diagnose nothing: no wrong-formula slip gives a {q.metric} that can be "
