@@ -623,11 +623,18 @@ def test_forecast_counts_match_the_due_dates(store):
     offsets = [timedelta(hours=-30), timedelta(minutes=-5), timedelta(hours=1), timedelta(days=1),
                timedelta(days=3), timedelta(days=3, minutes=5), timedelta(days=3, minutes=9),
                timedelta(days=13), timedelta(days=20)]
-    for i, off in enumerate(offsets):
-        due_now(store, [(f"q:item-{i}", -off)])
+    from drills.packs import discover
+
+    keys = [f"q:{q.id}" for q in discover().questions if q.kind != "generated"][:len(offsets)]
+    for key, off in zip(keys, offsets, strict=True):
+        due_now(store, [(key, -off)])
+    # two cards of items no pack asks (a pack removed): due today and tomorrow, never counted
+    due_now(store, [("q:gone-a", timedelta(hours=1)), ("q:gone-b", -timedelta(days=1))])
     today = now.astimezone().date()
     expected = Counter(max(today, (now + off).astimezone().date()) for off in offsets)
-    data = forecast(store, now)
+    assert forecast(store, now).cards == len(offsets) + 2  # the store's own count: every card
+    data = forecast(store, now, askable=set(keys))
+    assert data.elsewhere == 2
     assert [day for day, _n in data.days] == [today + timedelta(days=i) for i in range(14)]
     assert dict((day, n) for day, n in data.days if n) == {
         day: n for day, n in expected.items() if day < today + timedelta(days=14)}
@@ -637,6 +644,8 @@ def test_forecast_counts_match_the_due_dates(store):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "Due for review, next 14 days (9 cards; 2 overdue now):"
+    assert lines[-1].startswith("Not counted: 2 cards of items no loaded pack asks")
+    lines = lines[:-1]
     rows = lines[1:15]
     assert rows[0].split()[0] == "today" and rows[1].split()[0] == "tomorrow"
     top = max(n for _day, n in data.days)

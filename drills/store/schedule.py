@@ -8,6 +8,7 @@ text, so they compare with the stored ``due`` in SQL. Light: no fsrs, no sympy.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
@@ -47,12 +48,15 @@ class Forecast:
     days: list[tuple[date, int]]
     overdue: int  # due now or earlier (part of today's count)
     later: int  # due after the last day shown
-    cards: int  # every card with a readable due date
+    cards: int  # every card with a readable due date (that a loaded pack asks, when told which)
+    elsewhere: int = 0  # cards of items no loaded pack asks: not counted above
 
 
 @recovering
-def forecast(store: Handle, now: datetime | None = None, days: int = FORECAST_DAYS) -> Forecast:
-    """How many cards fall due on each of the next ``days`` local days, today first.
+def forecast(store: Handle, now: datetime | None = None, days: int = FORECAST_DAYS,
+             askable: Container[str] | None = None) -> Forecast:
+    """How many cards fall due on each of the next ``days`` local days, today first; with
+    ``askable`` (the item keys a loaded pack asks) only those, the rest in ``elsewhere``.
 
     Today counts every card due before tomorrow, overdue ones too. Cards whose due is
     not a date are left out and counted (``Store.skip``).
@@ -60,6 +64,8 @@ def forecast(store: Handle, now: datetime | None = None, days: int = FORECAST_DA
     now = now or datetime.now(timezone.utc)
     count_damaged_cards(store)
     today = now.astimezone().date()
+    if askable is not None:
+        return _forecast_of(store, now, today, days, askable)
     out = []
     for i in range(days):
         day = today + timedelta(days=i)
@@ -70,6 +76,29 @@ def forecast(store: Handle, now: datetime | None = None, days: int = FORECAST_DA
         (utc_text(now),)).fetchone()[0])
     later = _count(store, local_midnight(today + timedelta(days=days)), None)
     return Forecast(out, overdue, later, _count(store, None, None))
+
+
+def _forecast_of(store: Handle, now: datetime, today: date, days: int,
+                 askable: Container[str]) -> Forecast:
+    """``forecast`` of the cards whose item a loaded pack asks, the others counted apart: the
+    cards read once, each put in its day by its due text (fixed-width UTC: text order is
+    time order, as in the SQL above)."""
+    ends = [utc_text(local_midnight(today + timedelta(days=i + 1))) for i in range(days)]
+    counts, overdue, later, cards, elsewhere = [0] * days, 0, 0, 0, 0
+    now_text = utc_text(now)
+    for key, due in store.conn.execute(f"SELECT item_key, due FROM review_cards WHERE {DUE_OK}"):
+        if key not in askable:
+            elsewhere += 1
+            continue
+        cards += 1
+        overdue += due <= now_text
+        i = bisect_right(ends, due)  # the first day whose end is after it
+        if i < days:
+            counts[i] += 1
+        else:
+            later += 1
+    return Forecast([(today + timedelta(days=i), n) for i, n in enumerate(counts)], overdue, later,
+                    cards, elsewhere)
 
 
 @recovering

@@ -6,8 +6,10 @@ from datetime import date, datetime, timezone
 
 import click
 
+from drills.cli.due_now import askable_keys, catalog, has_cards
 from drills.cli.store_access import history_store
 from drills.cli.style import unicode_ok
+from drills.safetext import plural
 from drills.store.schedule import forecast
 
 BAR_WIDTH = 24
@@ -31,12 +33,18 @@ def forecast_lines(days: list[tuple[date, int]], overdue: int, later: int, cards
 
 
 def show_forecast() -> None:
+    """The forecast of the cards ``drills review`` would ask (drills.cli.due_now: those of an
+    item a loaded pack asks); the others are named in one line, never counted as due."""
     now = datetime.now(timezone.utc)
     with history_store(readonly=True) as store:
-        data = forecast(store, now)
-    if not data.cards:
+        askable = askable_keys(catalog()) if has_cards(store) else set()
+        data = forecast(store, now, askable=askable)
+    if not data.cards and not data.elsewhere:
         click.echo("No reviews are scheduled yet: answer some questions with `drills` first.")
         return
     for line in forecast_lines(data.days, data.overdue, data.later, data.cards, unicode_ok()):
         click.echo(line)
+    if data.elsewhere:
+        click.echo(f"Not counted: {plural(data.elsewhere, 'card')} of items no loaded pack asks "
+                   "(a pack removed, or history imported from another machine).")
 
