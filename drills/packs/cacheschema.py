@@ -6,7 +6,8 @@ value of another type (an id that is a list, a tolerance that is text, options t
 numbers) makes the entry damaged, so it is dropped and its pack read again from YAML,
 instead of reaching the quiz and failing there.
 
-The checkers are built once, from the classes' own annotations, on the first decode.
+The checkers are built once, from the classes' own annotations, on the first decode; a
+checked record is then made by ``build`` (its fields straight into its __dict__).
 """
 
 from __future__ import annotations
@@ -94,4 +95,45 @@ class Schema:
         return None
 
 
-__all__ = ["Schema", "checker"]
+_MAKERS: dict[type, tuple[dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]] | None] = {}
+
+
+def build(cls: type, fields: dict[str, Any]) -> Any:
+    """``cls(**fields)`` for a frozen dataclass, about three times faster: its __init__ sets
+    every field (a Question has 40, most left at their defaults) one ``object.__setattr__`` at
+    a time. Here the defaults, then ``fields`` (type-checked already), go into the new
+    object's __dict__ at once. A class with __post_init__, slots or a missing required field
+    goes through its own __init__, which says what is wrong; tests compare the two."""
+    maker = _MAKERS.get(cls, False)
+    if maker is False:
+        maker = _MAKERS[cls] = _maker(cls)
+    if maker is None or not maker[2] <= fields.keys():
+        return cls(**fields)
+    plain, factories, _ = maker
+    made = object.__new__(cls)
+    state = made.__dict__
+    state.update(plain)
+    for name, factory in factories:
+        if name not in fields:
+            state[name] = factory()
+    state.update(fields)
+    return made
+
+
+def _maker(cls: type) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]] | None:
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        return None
+    plain: dict[str, Any] = {}
+    factories: list[tuple[str, Any]] = []
+    required = []
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            plain[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            factories.append((f.name, f.default_factory))
+        else:
+            required.append(f.name)
+    return plain, tuple(factories), frozenset(required)
+
+
+__all__ = ["Schema", "build", "checker"]
