@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from decimal import Context, Decimal
 from fractions import Fraction
 
@@ -215,3 +216,69 @@ def test_fraction_sum_is_the_sum(pairs):
     from drills.engine.metrics.rational import fraction_sum
 
     assert fraction_sum(pairs) == sum((Fraction(n, d) for n, d in pairs), Fraction(0))
+
+
+@pytest.mark.parametrize("metric", ["err", "rbp", "ap", "ndcg", "precision", "rr"])
+def test_an_answer_on_10000_documents_is_graded_in_a_few_lines(metric):
+    """`drills solve <10,000 grades> --metric M --answer X`: a verdict, no traceback (ERR and
+    RBP past 1,000 ranks build no fraction; their slips are 60-digit decimals there), and no
+    line of thousands of digits (AP's exact fraction has 7,000 characters; its relevant
+    ranks are 8,000)."""
+    rng = random.Random(10)
+    grades = [rng.randint(0, 4) for _ in range(10_000)]
+    res = CliRunner().invoke(cli, ["solve", *map(str, grades), "--metric", metric, "--answer", "0.4"],
+                             env={"COLUMNS": "80", "LINES": "24"})  # as on a terminal
+    assert res.exit_code == 1, res.output  # a wrong answer: exit 1, not a crash
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert res.output.startswith("Wrong: 0.4; exact ") or "\nWrong: 0.4; exact " in res.output
+    assert len(res.output) < 12_000 and max(map(len, res.output.splitlines())) <= 80
+
+
+def test_the_err_slips_past_1000_ranks_are_the_decimal_loops():
+    """Past EXACT_RANKS the ERR slips are computed in 60-digit decimals (and floats for the
+    log discount): each matches a plain float loop to 1e-12."""
+    from drills.grading.diagnose import Case
+    from drills.grading.slips import SLIPS
+
+    rng = random.Random(12)
+    grades = [rng.choice([0, 0, 1, 2, 3]) for _ in range(1500)]
+    case = Case(Problem(tuple(grades)), "err")
+    top = max(grades)
+
+    def loop(stop, discount, product=True):
+        total, reach = 0.0, 1.0
+        for r, g in enumerate(grades, start=1):
+            total += (reach if product else 1.0) * stop(g) * discount(r)
+            reach *= 1 - stop(g)
+        return total
+
+    exp_stop = lambda g: (2**g - 1) / 2**top  # noqa: E731
+    want = {"err_linear_gain": loop(lambda g: g / top, lambda r: 1 / r),
+            "err_no_stop": loop(exp_stop, lambda r: 1 / r, product=False),
+            "err_log_discount": loop(exp_stop, lambda r: 1 / math.log2(r + 1))}
+    for name, value in want.items():
+        got = SLIPS[name].value(case)
+        assert got is not None and got.value == pytest.approx(value, rel=1e-12), name
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_the_err_table_fits_the_terminal_without_wrapping(columns):
+    """ERR's worked table narrows its cells (a long fraction shown as its value) instead of
+    being wrapped by the terminal: every row whole, within the width."""
+    res = CliRunner().invoke(cli, ["solve", *"3 2 3 0 1 2 3 1 0 2 3 3 1 2".split(), "--metric", "err"],
+                             env={"COLUMNS": str(columns), "LINES": "24"})
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert max(map(len, lines)) <= columns
+    header = next(line for line in lines if line.split()[:2] == ["rank", "grade"])
+    assert header.split() == ["rank", "grade", "R", "reach", "term", "ERR", "so", "far"]
+    first = next(line for line in lines if line.split()[:2] == ["1", "3"])
+    assert first.split() == ["1", "3", "7/8", "1", "7/8", "7/8"]  # R = 7/8 at g = g_max = 3
+
+
+def test_a_fraction_too_long_to_cut_is_not_printed():
+    rng = random.Random(10)
+    grades = [rng.randint(0, 4) for _ in range(10_000)]
+    res = CliRunner().invoke(cli, ["solve", *map(str, grades), "--metric", "ap", "--answer", "0.4"],
+                             env={"COLUMNS": "80", "LINES": "24"})
+    assert re.match(r"Wrong: 0\.4; exact \([\d,]+ characters, not shown\) = 0\.\d{12}\.", res.output)

@@ -101,12 +101,13 @@ def fraction_text(q: Fraction) -> str:
 
 
 def short_fraction(q: Fraction, width: int = 24) -> str:
-    """A fraction for a table cell or a sum's term: exact when short, else its value."""
+    """A fraction for a table cell or a sum's term: exact when short, else its value (6
+    significant digits; fewer in a cell narrower than 11, so that it fits)."""
     if max(q.numerator.bit_length(), q.denominator.bit_length()) * 0.302 < width:
         text = fraction_text(q)
         if len(text) <= width:
             return text
-    return f"{float(q):.6g}"
+    return f"{float(q):.{6 if width >= 11 else max(2, width - 5)}g}"
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,11 @@ class Layout:
                 side = replace(self, exact_width=max(12, (self.exact_width - 7) // 2))
                 top, bottom = (p if p.isdigit() else f"({side.exact(p)})" for p in parts)
                 return f"{top} / {bottom}"
-        return self.exact_sum(_terms(text), text)
+        shown = self.exact_sum(_terms(text), text)
+        if self.exact_width is not None and len(shown) > max(self.exact_width, 40):
+            # one term that cannot be cut (AP of 10,000 documents: a 7,000-digit fraction)
+            return f"({len(text):,} characters, not shown)"
+        return shown
 
     def exact_sum(self, terms: Sequence[str], text: str | None = None) -> str:
         """A sum given by its terms, shown as ``exact`` shows its text (``" + ".join(terms)``),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from drills.engine.exact import Exact, decimal_text, fraction_text
+from drills.engine.exact import Exact, decimal_text, short_fraction
 from drills.engine.lazy import FLOAT_APART, same_value, shown_decimal
 from drills.engine.metrics import binary as bm
 from drills.engine.metrics import cascade as cm
@@ -205,23 +205,24 @@ def measured_pointer(problem: Problem, metric: str, learner: float) -> str:
         name = metric.upper()
         row = next((r for r in result.rows if float(r.running) >= learner - 1e-12), None)
         if row is None:
-            return f"{name} adds up to {result.text} over all {len(result.rows)} ranks: check each row's term."
+            return f"{name} adds up to {result.shown} over all {len(result.rows)} ranks: check each row's term."
         what = "R" if metric == "err" else "r"
-        return (f"Check rank {row.rank}: grade {row.grade}, {what} = {fraction_text(row.stop)}, "
-                f"weight {fraction_text(row.reach)}, term {fraction_text(row.contribution)}; "
+        return (f"Check rank {row.rank}: grade {row.grade}, {what} = {short_fraction(row.stop)}, "
+                f"weight {short_fraction(row.reach)}, term {short_fraction(row.contribution)}; "
                 f"running {name} {decimal_text(Decimal(row.running.numerator) / row.running.denominator, 6)}.")
     if isinstance(result, bm.MeanResult):
         what = "AP" if metric == "map" else "RR"
         return (f"{result.label} is the mean of the {len(result.per_query)} queries' {what}s "
-                f"({', '.join(r.text for r in result.per_query)}); a query with nothing "
+                f"({_listed([r.shown for r in result.per_query], ', ')}); a query with nothing "
                 "relevant retrieved counts 0.")
     hits = result.rows[-1].hits if result.rows else 0
     top = result.relevant_total if metric == "rprec" else result.k if result.k is not None else len(result.rows)
     if metric == "ap":
         terms = [r for r in result.rows if r.counts]
-        where = ", ".join(str(r.rank) for r in terms) or "none"
-        sums = " + ".join(fraction_text(r.precision) for r in terms) or "0"
-        return (f"AP adds P@i at the relevant ranks ({where}): {sums} = {fraction_text(result.numerator)}, "
+        where = _listed([str(r.rank) for r in terms], ", ") or "none"
+        sums = _listed([short_fraction(r.precision) for r in terms], " + ") or "0"
+        many = f" {len(terms):,}" if len(terms) > 8 else ""
+        return (f"AP adds P@i at the{many} relevant ranks ({where}): {sums} = {short_fraction(result.numerator)}, "
                 f"and divides by {denominator_text(result)}.")
     if metric in ("rr", "hit"):
         first = next((r.rank for r in result.rows if r.relevant), None)
@@ -231,6 +232,14 @@ def measured_pointer(problem: Problem, metric: str, learner: float) -> str:
             "recall": f"R = {result.relevant_total}, every relevant judged document",
             "rprec": f"R = {result.relevant_total}"}[metric]
     return f"{hits} relevant in the top {top}; {result.label} divides by {over}."
+
+
+def _listed(items: list[str], sep: str, most: int = 8) -> str:
+    """``items`` joined; past ``most`` the middle elided, ``1, 2, 4, 6, ..., 998, 999`` (the
+    caller says how many), so that a 10,000-document list's pointer stays a line or two."""
+    if len(items) <= most:
+        return sep.join(items)
+    return sep.join([*items[:4], "...", *items[-2:]])
 
 
 def _tied_exactly(hits: list[tuple[float, Variant]], learner: float) -> list[tuple[float, Variant]]:

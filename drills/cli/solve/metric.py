@@ -123,7 +123,7 @@ def _text(problem: Any, metric: str, result: Any, outcome: Any, all_rows: bool) 
     printed = echo_verdict(outcome, style) if outcome is not None else 0
     limit = 10**6 if all_rows else max(8, screen_rows() - 12)
     shown = result if len(result.rows) <= limit else replace(result, rows=result.rows[: limit - 1])
-    text = shown.worked
+    text = shown.worked_at(width)
     if shown is not result:
         # the equation is the whole list's, not the shortened table's
         text = text.rsplit("\n", 1)[0] + (

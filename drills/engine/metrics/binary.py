@@ -93,6 +93,10 @@ class BinaryResult(ExactFraction):
         top = fraction_text(self.numerator)
         return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"
 
+    def worked_at(self, width: int) -> str:
+        """``worked``: its table is narrow at any width (as a cascade's ``worked_at``)."""
+        return self.worked
+
     @property
     def worked(self) -> str:
         """The worked table and its one-line equation."""

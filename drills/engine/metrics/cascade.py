@@ -271,9 +271,22 @@ class CascadeResult(ExactFraction):
     @property
     def worked(self) -> str:
         """The worked table and its one-line equation."""
-        lines = [f"g_max = {self.max_grade}"]
+        return self.worked_at(10_000)
+
+    def worked_at(self, width: int) -> str:
+        """``worked`` with the table narrowed to ``width`` columns where it can be: a fraction
+        too long for its cell is shown as its value (the exact total is in the equation)."""
+        if self.metric == "err":
+            legend = f"g_max = {self.max_grade}; R = (2^g - 1) / 2^g_max; term = R x reach / rank"
+        else:
+            legend = f"g_max = {self.max_grade}; r = g / g_max; weight = (1 - p) p^(i-1); term = r x weight"
+        lines = [legend]
         if self.rows:
-            lines.append(format_table(table(self)))
+            for cell in CELL_WIDTHS:
+                drawn = format_table(table(self, cell))
+                if max(map(len, drawn.splitlines())) < width:
+                    break
+            lines.append(drawn)
         lines.append(self.working)
         return "\n".join(lines)
 
@@ -342,16 +355,21 @@ def rbp(ranking: Sequence[int], persistence: Fraction | str | float | None = Non
     return CascadeResult("rbp", label, k, top, CascadeRows(source), source, persistence=p, note=note)
 
 
-def table(result: CascadeResult) -> list[list[str]]:
-    """The worked table's cells (a header row first)."""
+CELL_WIDTHS = (24, 14, 10, 7)  # a fraction's most characters in a cell, widest that fits first
+
+
+def table(result: CascadeResult, cell: int = 24) -> list[list[str]]:
+    """The worked table's cells (a header row first); a fraction longer than ``cell``
+    characters is shown as its value."""
     if result.metric == "err":
-        head = ["rank", "grade", "R = (2^g-1)/2^gmax", "reach", "R x reach / rank", "ERR so far"]
+        head = ["rank", "grade", "R", "reach", "term", "ERR so far"]
     else:
-        head = ["rank", "grade", "r = g/gmax", "(1-p)p^(i-1)", "r x weight", "RBP so far"]
+        head = ["rank", "grade", "r", "weight", "term", "RBP so far"]
     cells = [head]
     for r in result.rows:
-        cells.append([str(r.rank), str(r.grade), short_fraction(r.stop), short_fraction(r.reach),
-                      short_fraction(r.contribution), short_fraction(r.running)])
+        cells.append([str(r.rank), str(r.grade), short_fraction(r.stop, cell),
+                      short_fraction(r.reach, cell), short_fraction(r.contribution, cell),
+                      short_fraction(r.running, cell)])
     return cells
 
 

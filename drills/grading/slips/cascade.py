@@ -10,14 +10,25 @@ ever longer numbers, made 1,000 ranks cost 200 ms).
 
 from __future__ import annotations
 
+import decimal
 import math
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from drills.engine.exact import Exact, Log, LogSum, fraction_text
 from drills.engine.metrics import cascade as cm
 from drills.engine.metrics.registry import measure
 from drills.engine.problem import Problem
 from drills.grading.slips.registry import Case, slip
+
+_SAME = Decimal("1e-45")
+_CTX = decimal.Context(prec=60)  # past EXACT_RANKS, as the engine's decimals
+
+
+def _err_stop(top: int) -> Any:
+    """ERR's R = (2^g - 1) / 2^top as a 60-digit Decimal, per grade."""
+    return lambda g: _CTX.divide((1 << g) - 1, 1 << top)
 
 
 def _result(p: Problem, metric: str) -> cm.CascadeResult:
@@ -27,8 +38,18 @@ def _result(p: Problem, metric: str) -> cm.CascadeResult:
 
 
 def _unless_right(case: Case, value: LogSum) -> Exact | None:
-    right = _result(case.problem, case.metric).exact
-    return None if value.is_rational and value.const == right else value
+    result = _result(case.problem, case.metric)
+    if result.capped:  # past EXACT_RANKS no fraction is built: the same to 45 digits is the same
+        right = result.decimal()
+        same = abs(value.decimal() - right) <= _SAME * max(Decimal(1), abs(right))
+    else:
+        same = value.is_rational and value.const == result.exact
+    return None if same else value
+
+
+def _exact(result: cm.CascadeResult) -> Fraction:
+    """The result as a fraction: exact, or past EXACT_RANKS its 60-digit decimal's."""
+    return Fraction(result.decimal()) if result.capped else result.exact
 
 
 def _rational(case: Case, value: Fraction) -> Exact | None:
@@ -42,7 +63,24 @@ def _line(p: Problem, metric: str) -> str:
 # --------------------------------------------------------------------------- ERR
 def _stops(p: Problem) -> str:
     result = _result(p, "err")
-    return ", ".join(fraction_text(r.stop) for r in result.rows)
+    rows = result.rows
+    shown = ", ".join(fraction_text(rows[i].stop) for i in range(min(len(rows), 8)))
+    return shown if len(rows) <= 8 else f"{shown}, ... ({len(rows):,} ranks)"
+
+
+def _past_exact(grades: tuple[int, ...], stop: Any, discount: Any, product: bool = True) -> Fraction:
+    """An ERR variant past EXACT_RANKS ranks, where the engine builds no fraction either:
+    60-digit decimals (``stop(g)`` and ``discount(rank)`` give Decimals), as the engine's own
+    value there. Exact fractions of 10,000 ranks took seconds per slip, and no one reads them."""
+    ctx = _CTX
+    total, reach = Decimal(0), Decimal(1)
+    for rank, g in enumerate(grades, start=1):
+        r = stop(g)
+        if r:
+            total = ctx.add(total, ctx.divide(ctx.multiply(reach, r) if product else r, discount(rank)))
+            if product:
+                reach = ctx.multiply(reach, ctx.subtract(1, r))
+    return Fraction(total)
 
 
 @slip("err_linear_gain", "ERR with R_i = g / g_max",
@@ -60,6 +98,8 @@ def err_linear_gain(case: Case) -> Exact | None:
     # R_i = g_i / top; the reach of rank i is prod_{j<i} (top - g_j) / top^(i-1), kept as its
     # integer numerator; the terms reach * R_i / i summed over top^n * lcm(ranks) (Horner in top)
     grades = result.source.grades  # the rows' grades, without building the exact rows
+    if result.capped:
+        return _rational(case, _past_exact(grades, lambda g: _CTX.divide(g, top), Decimal))
     ranks = math.lcm(*range(1, len(grades) + 1))
     total, reach = 0, 1
     for rank, grade in enumerate(grades, start=1):
@@ -78,6 +118,8 @@ def err_linear_gain(case: Case) -> Exact | None:
 def err_no_stop(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
     top, grades = result.max_grade, result.source.grades  # R_r = (2^g - 1) / 2^top
+    if result.capped:
+        return _rational(case, _past_exact(grades, _err_stop(top), Decimal, product=False))
     ranks = math.lcm(*range(1, len(grades) + 1))
     total = sum(((1 << g) - 1) * (ranks // rank) for rank, g in enumerate(grades, start=1))
     return _rational(case, Fraction(total, (1 << top) * ranks))
@@ -92,6 +134,14 @@ def err_log_discount(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
     top, grades = result.max_grade, result.source.grades
     n = len(grades)
+    if result.capped:  # 60-digit reach and stops, the logs in floats: enough to tell it apart
+        stop, reach, terms = _err_stop(top), Decimal(1), []
+        for rank, g in enumerate(grades, start=1):
+            if g:
+                r = stop(g)
+                terms.append(float(_CTX.multiply(reach, r)) / math.log2(rank + 1))
+                reach = _CTX.multiply(reach, _CTX.subtract(1, r))
+        return _unless_right(case, LogSum.of(Fraction(math.fsum(terms))))
     # every term over one denominator 2^(top n) * lcm(1..E), E the largest exponent e with
     # r + 1 = b^e (1 / log2(b^e) = (1/e) / log2(b)): reach_r R_r = A_r (2^g - 1) / 2^(top r)
     # in integers, so each term's numerator is a shift; one Fraction per log at the end
@@ -124,7 +174,7 @@ def err_gmax_four(case: Case) -> Exact | None:
     p = case.problem
     if _result(p, "err").max_grade == 4 or max(p.relevance) > 4:
         return None
-    return _rational(case, cm.err(p.relevance, p.k, judged=p.judged, max_grade=4).exact)
+    return _rational(case, _exact(cm.err(p.relevance, p.k, judged=p.judged, max_grade=4)))
 
 
 def _p(p: Problem) -> Fraction:
@@ -138,7 +188,7 @@ def _p(p: Problem) -> Fraction:
       step=lambda p, m: f"RBP multiplies the sum by 1 - p = {fraction_text(1 - _p(p))}: {_line(p, m)}")
 def rbp_no_one_minus_p(case: Case) -> Exact | None:
     result = _result(case.problem, "rbp")
-    return _rational(case, result.exact / (1 - _p(case.problem)))
+    return _rational(case, _exact(result) / (1 - _p(case.problem)))
 
 
 @slip("rbp_one_based_power", "RBP with p^i instead of p^(i-1)",
@@ -149,4 +199,4 @@ def rbp_no_one_minus_p(case: Case) -> Exact | None:
                          f"{fraction_text(1 - _p(p))}: {_line(p, m)}"))
 def rbp_one_based_power(case: Case) -> Exact | None:
     result = _result(case.problem, "rbp")
-    return _rational(case, result.exact * _p(case.problem))
+    return _rational(case, _exact(result) * _p(case.problem))
