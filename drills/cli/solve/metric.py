@@ -7,7 +7,6 @@ the steps agree with practice.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -17,6 +16,7 @@ import click
 
 from drills.cli.errors import Exit, fail
 from drills.cli.options import parse_grades, tolerance_option
+from drills.cli.solve.jsonout import dumps
 from drills.cli.solve.verdict import check_answer, check_json, echo_verdict, echo_verdict_again
 from drills.cli.style import screen_rows, wrap_width
 from drills.display import Style, use_color
@@ -60,7 +60,7 @@ def solve_metric(relevance: tuple[str, ...], metric: str, k: int | None, judged:
         if outcome.verdict == "invalid" and not as_json:
             fail(outcome.summary.splitlines()[0])
     if as_json:
-        click.echo(json.dumps(_json(problem, metric, result, answer, outcome), indent=2))
+        click.echo(dumps(_json(problem, metric, result, answer, outcome)))
     else:
         _text(problem, metric, result, outcome, all_rows)
     if outcome is not None:

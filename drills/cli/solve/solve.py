@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from drills.cli.errors import Exit, fail
 from drills.cli.options import parse_grades, tolerance_option
+from drills.cli.solve.jsonout import dumps
 from drills.cli.style import screen_rows, wrap_width
 from drills.display import Style, use_color
 from drills.engine.metrics.ndcg import ndcg_solution
@@ -170,7 +170,7 @@ def solve(relevance: tuple[str, ...], metric: str, k: int | None, judged: str | 
         data = solution_json(sol)
         if outcome is not None:
             data["check"] = verdict.check_json(outcome, answer, metric)
-        click.echo(json.dumps(data, indent=2))
+        click.echo(dumps(data))
     else:
         width = wrap_width()
         style = Style(color=use_color(sys.stdout), width=width)

@@ -8,6 +8,7 @@ the engine's low modules (exact, problem, table, metrics.spec, metrics.ndcg).
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -30,6 +31,8 @@ from drills.engine.metrics.ndcg_sums import discount_float
 from drills.engine.metrics.spec import Metric
 from drills.engine.problem import MAX_LIST, Problem
 from drills.engine.table import WIDE, Layout, format_table, quotient
+
+_CTX = decimal.Context(prec=60)
 
 
 def num(x: Exact, digits: int = 6) -> str:
@@ -182,17 +185,19 @@ def rows_json(rows: Sequence[Row]) -> list[dict[str, Any]]:
     """Every row; past MAX_LIST ranks from floats, their "exact" null (the totals stay exact)."""
     if isinstance(rows, Rows) and len(rows) > MAX_LIST:
         return [*rows_json(rows[:MAX_LIST]), *_float_rows(rows, float(rows[MAX_LIST - 1].running))]
-    return [
-        {
+    out = []
+    running = decimal.Decimal(0)  # the exact terms' 60-digit decimals added up: the running
+    for r in rows:  # LogSum's own decimal would sum every term again at every row (quadratic)
+        running = _CTX.add(running, r.contribution.decimal())
+        out.append({
             "rank": r.rank,
             "relevance": r.relevance,
             "gain": str(r.gain),
             "discount": {"exact": r.discount.text, "value": r.discount.value},
             "contribution": exact_json(r.contribution),
-            "running": float(r.running),
-        }
-        for r in rows
-    ]
+            "running": float(running),
+        })
+    return out
 
 
 def _float_rows(rows: Rows, running: float) -> list[dict[str, Any]]:
