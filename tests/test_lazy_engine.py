@@ -281,4 +281,23 @@ def test_a_fraction_too_long_to_cut_is_not_printed():
     grades = [rng.randint(0, 4) for _ in range(10_000)]
     res = CliRunner().invoke(cli, ["solve", *map(str, grades), "--metric", "ap", "--answer", "0.4"],
                              env={"COLUMNS": "80", "LINES": "24"})
-    assert re.match(r"Wrong: 0\.4; exact \([\d,]+ characters, not shown\) = 0\.\d{12}\.", res.output)
+    assert re.match(r"Wrong: 0\.4; exact \d{6}\.\.\.\[\d+ digits\]/\d{6}\.\.\.\[\d+ digits\] =\s0\.\d{12}\.",
+                    res.output), res.output[:300]
+
+
+def test_a_short_fraction_and_a_trec_equation_are_printed_whole():
+    """The long-number rule is for forms that stay too wide once cut between terms: a
+    45-character ERR fraction in a verdict and a TREC query's RBP equation stay whole."""
+    res = CliRunner().invoke(cli, ["solve", *"4 3 2 1 0 3 2 4 1 2 3 1 2 3 1 2".split(), "--metric", "err",
+                                   "--answer", "0.3"], env={"COLUMNS": "80", "LINES": "24"})
+    assert "exact 1360265039253327790711/1420399293675635474432 =" in res.output
+
+
+def test_a_trec_equation_keeps_its_value(tmp_path):
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 2\n1 0 e 0\n")
+    run.write_text("1 Q0 b 1 5 r\n1 Q0 a 2 4 r\n1 Q0 c 3 3 r\n1 Q0 e 4 2 r\n1 Q0 d 5 1 r\n")
+    res = CliRunner().invoke(cli, ["solve", "--qrels", str(qrels), "--run", str(run), "-m", "rbp.0.8"],
+                             env={"COLUMNS": "80", "LINES": "24"})
+    assert res.exit_code == 0, res.output
+    assert "= 706/3125; residual p^5 = 1024/3125" in res.output  # RBP = 706/3125 (0.2259)

@@ -129,8 +129,9 @@ def idle_absolute(q: Question) -> str | None:
     if tol.relative * exact <= tol.absolute:
         return None
     return (f"the tolerance's absolute {tol.absolute:g} has no effect: the relative {tol.relative:g} "
-            f"kept from the defaults accepts ±{tol.relative * exact:.3g} at the answer {exact:.6g} "
-            f"(the wider of the two counts); add `relative: 0` for ±{tol.absolute:g}")
+            f"(the default) accepts ±{tol.relative * exact:.3g} at |answer| = {exact:.6g} (the wider "
+            f"of the two counts); add `relative: 0` (here or in the pack's defaults.tolerance) "
+            f"for ±{tol.absolute:g}")
 
 
 def _slip_checks(q: Question, case: Any, tol: Tolerance) -> list[str]:

@@ -6,6 +6,7 @@ Imports nothing: every metric family prints its worked table with these.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -33,9 +34,8 @@ class Layout:
                 top, bottom = (p if p.isdigit() else f"({side.exact(p)})" for p in parts)
                 return f"{top} / {bottom}"
         shown = self.exact_sum(_terms(text), text)
-        if self.exact_width is not None and len(shown) > max(self.exact_width, 40):
-            # one term that cannot be cut (AP of 10,000 documents: a 7,000-digit fraction)
-            return f"({len(text):,} characters, not shown)"
+        if self.exact_width is not None and len(shown) > self.exact_width:
+            return short_numbers(shown)  # AP of 10,000 documents: one 7,000-digit fraction
         return shown
 
     def exact_sum(self, terms: Sequence[str], text: str | None = None) -> str:
@@ -57,6 +57,15 @@ class Layout:
         if len(head) + len(tail) >= len(terms):
             return text if text is not None else " + ".join(terms)
         return f"{' + '.join(head)} + ... + {' + '.join(tail)}"
+
+
+LONG_NUMBER = re.compile(r"\d{25,}")
+
+
+def short_numbers(text: str) -> str:
+    """Each run of 25 digits or more as ``123456...[215 digits]``: what is left of a long
+    exact form that cannot be cut between terms."""
+    return LONG_NUMBER.sub(lambda m: f"{m.group(0)[:6]}...[{len(m.group(0))} digits]", text)
 
 
 def _terms(text: str) -> list[str]:

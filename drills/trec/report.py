@@ -18,7 +18,7 @@ from drills.engine.metrics import cascade as cm
 from drills.engine.metrics import ndcg_text
 from drills.engine.metrics.ndcg import ndcg_solution
 from drills.engine.problem import Problem, ProblemError
-from drills.engine.table import Layout
+from drills.engine.table import Layout, short_numbers
 from drills.safetext import plural, visible
 from drills.trec.evaluate import Evaluation, NdcgResult, QueryEvaluation
 from drills.trec.names import Measure
@@ -28,7 +28,6 @@ DOCNO_WIDTH = 20  # a longer docno is cut in the middle in tables (not with --al
 JSON_EXACT_LIMIT = 2000  # longer exact NDCG forms are cut in the middle in JSON (not with --all)
 FRACTION_WIDTH = 14  # longer fractions in a table cell are shown as decimals (not with --all)
 UNJUDGED, NEGATIVE = "*", "~"
-_LONG_NUMBER = re.compile(r"\d{25,}")
 
 
 @dataclass(frozen=True)
@@ -101,8 +100,7 @@ def fit(text: str, view: View) -> str:
     ``123456...[215 digits]`` (whole when ``view.exact_width`` is None)."""
     if view.exact_width is None:
         return text
-    text = Layout(exact_width=view.exact_width).exact(text)
-    return _LONG_NUMBER.sub(lambda m: f"{m.group(0)[:6]}...[{len(m.group(0))} digits]", text)
+    return short_numbers(Layout(exact_width=view.exact_width).exact(text))
 
 
 def _docno(q: QueryEvaluation, rank: int, view: View) -> str:

@@ -8,7 +8,7 @@ import click
 
 from drills.cli.due_now import askable_keys, catalog, has_cards
 from drills.cli.store_access import history_store
-from drills.cli.style import unicode_ok
+from drills.cli.style import echo_prose, unicode_ok
 from drills.safetext import plural
 from drills.store.schedule import forecast
 
@@ -45,6 +45,6 @@ def show_forecast() -> None:
     for line in forecast_lines(data.days, data.overdue, data.later, data.cards, unicode_ok()):
         click.echo(line)
     if data.elsewhere:
-        click.echo(f"Not counted: {plural(data.elsewhere, 'card')} of items no loaded pack asks "
+        echo_prose(f"Not counted: {plural(data.elsewhere, 'card')} of items no loaded pack asks "
                    "(a pack removed, or history imported from another machine).")
 

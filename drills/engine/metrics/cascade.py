@@ -211,6 +211,11 @@ class CascadeResult(ExactFraction):
         return q
 
     @property
+    def grades(self) -> tuple[int, ...]:
+        """The grades the rows are of (cut at k): what a slip recomputes its variant from."""
+        return self.source.grades
+
+    @property
     def capped(self) -> bool:
         """True past EXACT_RANKS ranks: ``text`` is the value to 50 digits, not a fraction."""
         return len(self.source.grades) > EXACT_RANKS

@@ -97,7 +97,7 @@ def err_linear_gain(case: Case) -> Exact | None:
         return None
     # R_i = g_i / top; the reach of rank i is prod_{j<i} (top - g_j) / top^(i-1), kept as its
     # integer numerator; the terms reach * R_i / i summed over top^n * lcm(ranks) (Horner in top)
-    grades = result.source.grades  # the rows' grades, without building the exact rows
+    grades = result.grades  # the rows' grades, without building the exact rows
     if result.capped:
         return _rational(case, _past_exact(grades, lambda g: _CTX.divide(g, top), Decimal))
     ranks = math.lcm(*range(1, len(grades) + 1))
@@ -117,7 +117,7 @@ def err_linear_gain(case: Case) -> Exact | None:
                          f"reaching rank r: {_line(p, m)}"))
 def err_no_stop(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
-    top, grades = result.max_grade, result.source.grades  # R_r = (2^g - 1) / 2^top
+    top, grades = result.max_grade, result.grades  # R_r = (2^g - 1) / 2^top
     if result.capped:
         return _rational(case, _past_exact(grades, _err_stop(top), Decimal, product=False))
     ranks = math.lcm(*range(1, len(grades) + 1))
@@ -132,7 +132,7 @@ def err_no_stop(case: Case) -> Exact | None:
       step=lambda p, m: f"ERR discounts rank r by 1/r: {_line(p, m)}")
 def err_log_discount(case: Case) -> Exact | None:
     result = _result(case.problem, "err")
-    top, grades = result.max_grade, result.source.grades
+    top, grades = result.max_grade, result.grades
     n = len(grades)
     if result.capped:  # 60-digit reach and stops, the logs in floats: enough to tell it apart
         stop, reach, terms = _err_stop(top), Decimal(1), []
