@@ -134,7 +134,14 @@ def _short(value: Any) -> str:
 def attempt_from_row(row: Any, answered_at: datetime) -> Attempt:
     """An exported answer (a dict keyed by the export's columns) as an Attempt, checked
     field by field; ValueError says what is wrong. ``answered_at`` is the row's time,
-    parsed by the caller (it is also the key the merge orders by).
+    parsed by the caller (it is also the key the merge orders by)."""
+    return _built(checked_values(row, answered_at))
+
+
+def checked_values(row: Any, answered_at: datetime) -> dict[str, Any]:
+    """``attempt_from_row``'s fields, every check of it and of Attempt's own made, without
+    building the Attempt: a merge of 100,000 answers writes them straight to rows
+    (``drills.store.database.values_row``). ValueError says what is wrong.
 
     100,000 per import (issue 25): each field takes a fast path when it is plainly sound
     (text within MAX_TEXT, None, an int or float in range) and the field's own check, with
@@ -182,14 +189,19 @@ def attempt_from_row(row: Any, answered_at: datetime) -> Attempt:
                         else _number(row, "expected_value", optional=True))
     question_id, topic, kind, verdict, given, expected, expected_value, generator, self_grade, \
         difficulty, scenario = text
-    return _built(dict(
+    if (scenario is None) != (step is None):  # Attempt's own checks, which an Attempt built
+        raise ValueError("scenario and step go together: give both or neither")  # from
+    if scenario == "" or (step is not None and step < 1):  # these values would make
+        raise ValueError(f"a scenario's step needs its id and a step from 1, not "
+                         f"{_short(scenario)} and {_short(step)}")
+    return {**_DEFAULTS, **dict(
         question_id=str(question_id), topic=str(topic), kind=str(kind), verdict=str(verdict),
         given=given, expected=expected,
         expected_value=None if expected_value is None else float(expected_value),
         misconceptions=tuple(misconceptions), seconds=seconds,
         generator=generator, params=params, self_grade=self_grade,
         answered_at=answered_at, difficulty=difficulty,
-        scenario=scenario, step=step, uid=uid, overridden=overridden))
+        scenario=scenario, step=step, uid=uid, overridden=overridden)}
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Attempt) if f.default is not MISSING}
@@ -212,6 +224,11 @@ def _built(values: dict[str, Any]) -> Attempt:
 
 
 _FIELDS = frozenset(f.name for f in fields(Attempt))
+
+
+def attempt_of(values: dict[str, Any]) -> Attempt:
+    """The Attempt of ``checked_values``' fields (Attempt's checks run again)."""
+    return _built(values)
 
 
 # (key, optional, choices) of attempt_from_row's text fields, in the order it checks them.

@@ -44,13 +44,20 @@ def _json(value: Any) -> str:
 
 
 def attempt_row(session_id: int, a: Attempt) -> tuple[Any, ...]:
+    return values_row(session_id, vars(a))
+
+
+def values_row(session_id: int, v: Mapping[str, Any]) -> tuple[Any, ...]:
+    """INSERT_ATTEMPT's values from an Attempt's fields (``vars(attempt)``, or the checked
+    fields of an imported answer: drills.store.attempt.checked_values)."""
+    params, expected_value, misconceptions = v["params"], v["expected_value"], v["misconceptions"]
     return (
-        session_id, a.question_id, a.topic, a.kind, a.generator,
-        None if a.params is None else _json(a.params), a.verdict, a.given, a.expected,
-        None if a.expected_value is None else float(a.expected_value),
-        _json(list(a.misconceptions)) if a.misconceptions else "[]",  # most answers: none
-        float(a.seconds), a.self_grade, utc_text(a.answered_at),
-        a.difficulty, a.scenario, a.step, a.uid or new_uid(), int(a.overridden),
+        session_id, v["question_id"], v["topic"], v["kind"], v["generator"],
+        None if params is None else _json(params), v["verdict"], v["given"], v["expected"],
+        None if expected_value is None else float(expected_value),
+        _json(list(misconceptions)) if misconceptions else "[]",  # most answers: none
+        float(v["seconds"]), v["self_grade"], utc_text(v["answered_at"]),
+        v["difficulty"], v["scenario"], v["step"], v["uid"] or new_uid(), int(v["overridden"]),
     )
 
 

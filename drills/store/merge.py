@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from drills.store.attempt import Attempt, attempt_from_row
+from drills.store.attempt import Attempt, attempt_of, checked_values
 from drills.store.connection import utc_text
-from drills.store.database import INSERT_ATTEMPT, Store, attempt_row
+from drills.store.database import INSERT_ATTEMPT, Store, attempt_row, values_row
 from drills.store.history_import import Export, check_card, check_session, timestamp
 
 MAX_SECONDS = 24 * 3600  # an answer's time: the longest session drills runs is a day
@@ -49,7 +49,7 @@ class Merged:
 
 @dataclass
 class _Checked:
-    attempts: list[tuple[str, Attempt]]  # (session uid, attempt), oldest first
+    attempts: list[tuple[str, dict[str, Any]]]  # (session uid, an answer's checked fields), oldest first
     sessions: dict[str, dict[str, Any]]
     cards: list[dict[str, Any]]
     damaged: int
@@ -66,27 +66,27 @@ def check(export: Export) -> _Checked:
             damaged += 1
             continue
         sessions.setdefault(session["uid"], session)
-    attempts: list[tuple[str, Attempt]] = []
+    attempts: list[tuple[str, dict[str, Any]]] = []
     seen: set[str] = set()
     latest = datetime.now(timezone.utc) + timedelta(days=1)  # clocks differ, but not by more
     for row in export.attempts:
         try:
             when = timestamp(row.get("answered_at") if isinstance(row, dict) else None,
                              "answered_at")
-            attempt = attempt_from_row(row, when)
+            values = checked_values(row, when)  # an Attempt's fields, not built: 100,000 of them
             session_uid = row.get("session_uid")
             if not isinstance(session_uid, str):
                 raise ValueError("session_uid must be text")
-            if attempt.seconds > MAX_SECONDS or when > latest:
+            if values["seconds"] > MAX_SECONDS or when > latest:
                 raise ValueError("an answer over a day long, or from the future")
-            if attempt.uid in seen:  # two rows of one file claiming one answer: neither is trusted twice
+            if values["uid"] in seen:  # two rows of one file claiming one answer: neither is trusted twice
                 raise ValueError("a uid given twice in one file")
         except (ValueError, TypeError, OverflowError):  # damaged: any out-of-range value
             damaged += 1
             continue
-        seen.add(attempt.uid)
-        attempts.append((session_uid, attempt))
-    attempts.sort(key=lambda pair: pair[1].answered_at)  # type: ignore[arg-type,return-value]
+        seen.add(values["uid"])
+        attempts.append((session_uid, values))
+    attempts.sort(key=lambda pair: pair[1]["answered_at"])
     cards: list[dict[str, Any]] = []
     for row in export.review_cards:
         try:
@@ -142,21 +142,21 @@ def _found(conn: sqlite3.Connection, sql: str, keys: list[str]) -> dict[str, Any
     return out
 
 
-def _insert_batched(conn: sqlite3.Connection, attempts: list[tuple[str, Attempt]],
+def _insert_batched(conn: sqlite3.Connection, attempts: list[tuple[str, dict[str, Any]]],
                     local: dict[str, int], done: Merged) -> None:
     """The answers not here yet, one INSERT statement for all (one lookup per CHUNK uids)."""
     present = _found(conn, "SELECT uid, 1 FROM attempts WHERE uid IN ({})",
-                     [a.uid for _, a in attempts if a.uid])
+                     [v["uid"] for _, v in attempts if v["uid"]])
     missing = sorted({s for s, _ in attempts if s not in local})
     local = {**local, **_found(conn, "SELECT uid, id FROM sessions WHERE uid IN ({})", missing)}
     rows = []
-    for session_uid, attempt in attempts:
-        if attempt.uid in present:
+    for session_uid, values in attempts:
+        if values["uid"] in present:
             done.present += 1
         elif (sid := local.get(session_uid)) is None:
             done.damaged += 1  # its session is in neither the file nor the history
         else:
-            rows.append(attempt_row(int(sid), attempt))
+            rows.append(values_row(int(sid), values))
     _insert_rows(conn, rows)
     done.attempts += len(rows)
 
@@ -181,10 +181,11 @@ def _insert_rows(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
         conn.execute(sql)
 
 
-def _insert_one_by_one(conn: sqlite3.Connection, attempts: list[tuple[str, Attempt]],
+def _insert_one_by_one(conn: sqlite3.Connection, attempts: list[tuple[str, dict[str, Any]]],
                        local: dict[str, int], done: Merged, legacy: bool) -> None:
     """As ``_insert_batched``, looking for the same answer under another uid as it goes."""
-    for session_uid, attempt in attempts:
+    for session_uid, values in attempts:
+        attempt = attempt_of(values)
         if conn.execute("SELECT 1 FROM attempts WHERE uid = ?", (attempt.uid,)).fetchone():
             done.present += 1
             continue
