@@ -154,3 +154,30 @@ def test_not_a_dict_and_scenario_without_step():
     row = dict(SOUND, scenario="scene")  # Attempt's own check: scenario and step together
     assert _outcome(attempt_from_row, row) == _outcome(reference_from_row, row)
     assert _outcome(attempt_from_row, row)[1] == "scenario and step go together: give both or neither"
+
+
+@settings(max_examples=200)
+@given(st.fixed_dictionaries({
+    "uid": st.just(UID), "seconds": st.floats(0, 100), "misconceptions": st.just([]),
+    "question_id": st.just("q"), "topic": st.just("t"), "kind": st.just("numeric"),
+    "verdict": st.sampled_from(VERDICTS), "given": st.none(), "expected": st.none(),
+    "scenario": st.one_of(st.none(), st.just(""), st.just("sc")),
+    "step": st.one_of(st.none(), st.integers(-2, 3))}))
+def test_checked_values_is_the_attempt_as_a_row(row):
+    """An import writes ``checked_values`` straight to a row (issue 25): the same row as the
+    Attempt's, and the same error, from Attempt's own checks too (scenario and step)."""
+    from drills.store.attempt import attempt_of, checked_values
+    from drills.store.database import attempt_row, values_row
+
+    try:
+        want = attempt_row(7, reference_from_row(row, WHEN))
+    except ValueError as exc:
+        try:
+            checked_values(row, WHEN)
+        except ValueError as mine:
+            assert str(mine) == str(exc)
+        else:  # pragma: no cover
+            raise AssertionError(f"checked_values accepted what Attempt refuses: {exc}") from None
+        return
+    values = checked_values(row, WHEN)
+    assert values_row(7, values) == want and attempt_row(7, attempt_of(values)) == want

@@ -189,11 +189,14 @@ def checked_values(row: Any, answered_at: datetime) -> dict[str, Any]:
                         else _number(row, "expected_value", optional=True))
     question_id, topic, kind, verdict, given, expected, expected_value, generator, self_grade, \
         difficulty, scenario = text
-    if (scenario is None) != (step is None):  # Attempt's own checks, which an Attempt built
-        raise ValueError("scenario and step go together: give both or neither")  # from
-    if scenario == "" or (step is not None and step < 1):  # these values would make
-        raise ValueError(f"a scenario's step needs its id and a step from 1, not "
-                         f"{_short(scenario)} and {_short(step)}")
+    # Attempt's own checks the values above have not met yet, with its messages (an Attempt
+    # built from them, attempt_from_row's, makes them again)
+    if (scenario is None) != (step is None):
+        raise ValueError("scenario and step go together: give both or neither")
+    if scenario == "":
+        raise ValueError(f"scenario must be a question id, not {scenario!r}")
+    if step is not None and step < 1:
+        raise ValueError(f"step must be a whole number from 1, not {step!r}")
     return {**_DEFAULTS, **dict(
         question_id=str(question_id), topic=str(topic), kind=str(kind), verdict=str(verdict),
         given=given, expected=expected,
