@@ -96,7 +96,8 @@ def test_history_show_a_self_graded_answer_and_a_session_that_never_ended():
 
 @pytest.mark.usefixtures("history")
 def test_history_show_an_unknown_session_is_one_line_and_exit_2():
-    for args in (["history", "show", "99"], ["history", "show", "0"]):
+    for args in (["history", "show", "99"], ["history", "show", "0"],
+                 ["history", "show", str(2**64)]):  # past SQLite's INTEGER: no session, no traceback
         result = run(*args)
         assert result.exit_code == 2
         assert result.output == ("Error: no session " + args[-1] + " in the history; "

@@ -164,8 +164,10 @@ def show_cmd(session_id: int) -> None:
     every answer with its verdict; paged on a terminal when taller than it (with no pager,
     the title and score are said again last).
     """
-    with history_store(readonly=True) as store:
-        report = session_report(store, session_id)
+    report = None
+    if 1 <= session_id <= 2**63 - 1:  # SQLite's INTEGER: a larger id is no session either
+        with history_store(readonly=True) as store:
+            report = session_report(store, session_id)
     if report is None:
         fail(f"no session {session_id} in the history; `drills history list` shows the sessions")
     style = Style(use_color(sys.stdout), wrap_width())  # the terminal's width; a pipe's unwrapped
