@@ -167,3 +167,20 @@ def test_packs_lint_fails_a_pack_whose_cases_miss_a_promise(tmp_path):
     path.write_text(fixed, encoding="utf-8")
     res = CliRunner().invoke(cli, ["packs", "lint", str(path)], env={"DRILLS_HOME": str(tmp_path)})
     assert res.exit_code == 0, res.output
+
+
+def test_r_precision_s_ranks_past_the_end_are_an_edge():
+    """R-precision promises "ranks past the end of the list count as non-relevant": R larger
+    than the list. The prompt names the edge `r_past_end`, a hidden case has it (R checked on
+    the call itself), and `cases.include` can draw it first."""
+    (q,) = [q for q in BUILT_IN if q.id == "coding.r-precision"]
+    wanted = promised_edges(q.task, q.prompt)
+    assert wanted["r_past_end"] == 'the prompt says "Ranks past the end of the list count as non-relevant"'
+    assert exercises(q.task, ([1, 0, 1], 4), "r_past_end")  # R = 4 > 3 ranks
+    assert not exercises(q.task, ([1, 0, 1], 3), "r_past_end")
+    drawn = hidden_cases(replace(q.task, include=("r_past_end",)), "edge-test")
+    relevance, r = drawn[0].call
+    assert r > len(relevance)
+    assert EDGES["r_past_end"].startswith("R past the end")
+    other = replace(q.task, metric="precision")  # the sentence is R-precision's promise only
+    assert "r_past_end" not in promised_edges(other, q.prompt)

@@ -36,6 +36,7 @@ NOTHING_RELEVANT = re.compile(
     r"|\bIDCG(?:@k)?\s+is\s+0\b|\bno (?:judged )?document is relevant\b|\bno relevant document\b",
     re.IGNORECASE)
 PAST_THE_END = re.compile(r"\bk\b[^.]*?\bpast the end\b", re.IGNORECASE)
+RANKS_PAST_THE_END = re.compile(r"\branks past the end\b", re.IGNORECASE)  # R-precision's P@R
 RETURN_WHEN = re.compile(r"\breturns?\b[^.]*?\bwhen\b[^.]*", re.IGNORECASE)
 
 
@@ -72,6 +73,8 @@ def exercises(task: CodeTask, call: Sequence[Any], edge: str) -> bool:
         return any(len(r) >= 500 for r in rankings)
     if edge == "judged_larger":
         return any(relevant(pool) > relevant(r) for r, pool in zip(rankings, pools, strict=True))
+    if edge == "r_past_end":
+        return any(relevant(pool) > len(r) for r, pool in zip(rankings, pools, strict=True))
     raise ValueError(f"unknown edge case {edge!r}")
 
 
@@ -85,6 +88,9 @@ def promised_edges(task: CodeTask, prompt: str) -> dict[str, str]:
     if nothing:
         edge = "all_zero" if task.metric in GRADED else "no_hit"
         wanted.setdefault(edge, f'the prompt says "{_clause(text, nothing.start())}"')
+    ranks = RANKS_PAST_THE_END.search(text)
+    if ranks and task.metric == "rprec":
+        wanted.setdefault("r_past_end", f'the prompt says "{_clause(text, ranks.start())}"')
     if "k" in task.args:
         past = PAST_THE_END.search(text)
         wanted.setdefault("k_past_end", f'the prompt says "{_clause(text, past.end() - 1)}"' if past

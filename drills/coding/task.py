@@ -39,6 +39,7 @@ EDGES = {
     "long": "a long list (500 documents)",
     "judged_larger": "relevant documents the ranking did not retrieve",
     "no_hit": "a query with no relevant document",
+    "r_past_end": "R past the end of the list (more relevant documents than ranks)",
 }
 # Each edge as a clause, for "ZeroDivisionError when ...".
 WHEN = {
@@ -50,6 +51,7 @@ WHEN = {
     "long": "the list is long (500 documents)",
     "judged_larger": "relevant documents were not retrieved",
     "no_hit": "a query has no relevant document (R = 0)",
+    "r_past_end": "R is past the end of the list",
 }
 MAX_CASES = 200
 DEFAULT_CASES = 30
@@ -184,6 +186,8 @@ def _draw(task: CodeTask, rng: random.Random, edge: str | None) -> tuple[Any, ..
     extra = rng.randint(1, 3) if edge == "judged_larger" or rng.random() < 0.3 else 0
     if edge in ("no_hit", "all_zero"):  # nothing relevant anywhere: R = 0, IDCG = 0
         extra = 0
+    if edge == "r_past_end":  # more relevant documents in all than ranks: R-precision's P@R
+        extra = n - sum(1 for g in relevance if g >= task.threshold) + rng.randint(1, 3)
     if "judged" in task.args:
         values["judged"] = sorted(relevance + [rng.randint(1, task.top_grade) for _ in range(extra)],
                                   reverse=True)
