@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 PRECISION = 50
 _CTX = decimal.Context(prec=PRECISION + 10)
+DECIMALS = _CTX  # the 60-digit context of every decimal sum outside this module too
 
 
 class Exact(Protocol):

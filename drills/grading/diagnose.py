@@ -19,6 +19,7 @@ from drills.engine.metrics import binary as bm
 from drills.engine.metrics import cascade as cm
 from drills.engine.metrics.ndcg import STANDARD, Solution, ndcg_solution
 from drills.engine.metrics.ndcg_text import row_text
+from drills.engine.metrics.rational import elided, ends, sum_text
 from drills.engine.metrics.registry import measure, metric_value, names, value_line
 from drills.engine.problem import Problem, ProblemError
 from drills.grading.slips import SLIPS, Case, Slip
@@ -212,15 +213,16 @@ def measured_pointer(problem: Problem, metric: str, learner: float) -> str:
                 f"running {name} {decimal_text(Decimal(row.running.numerator) / row.running.denominator, 6)}.")
     if isinstance(result, bm.MeanResult):
         what = "AP" if metric == "map" else "RR"
-        return (f"{result.label} is the mean of the {len(result.per_query)} queries' {what}s "
-                f"({_listed([r.shown for r in result.per_query], ', ')}); a query with nothing "
+        per = result.per_query
+        return (f"{result.label} is the mean of the {len(per)} queries' {what}s "
+                f"({elided([r.shown for r in ends(per)], ', ', total=len(per))}); a query with nothing "
                 "relevant retrieved counts 0.")
     hits = result.rows[-1].hits if result.rows else 0
     top = result.relevant_total if metric == "rprec" else result.k if result.k is not None else len(result.rows)
     if metric == "ap":
         terms = [r for r in result.rows if r.counts]
-        where = _listed([str(r.rank) for r in terms], ", ") or "none"
-        sums = _listed([short_fraction(r.precision) for r in terms], " + ") or "0"
+        where = elided([str(r.rank) for r in ends(terms)], ", ", total=len(terms)) or "none"
+        sums = sum_text([short_fraction(r.precision) for r in ends(terms)], total=len(terms))
         many = f" {len(terms):,}" if len(terms) > 8 else ""
         return (f"AP adds P@i at the{many} relevant ranks ({where}): {sums} = {short_fraction(result.numerator)}, "
                 f"and divides by {denominator_text(result)}.")
@@ -232,14 +234,6 @@ def measured_pointer(problem: Problem, metric: str, learner: float) -> str:
             "recall": f"R = {result.relevant_total}, every relevant judged document",
             "rprec": f"R = {result.relevant_total}"}[metric]
     return f"{hits} relevant in the top {top}; {result.label} divides by {over}."
-
-
-def _listed(items: list[str], sep: str, most: int = 8) -> str:
-    """``items`` joined; past ``most`` the middle elided, ``1, 2, 4, 6, ..., 998, 999`` (the
-    caller says how many), so that a 10,000-document list's pointer stays a line or two."""
-    if len(items) <= most:
-        return sep.join(items)
-    return sep.join([*items[:4], "...", *items[-2:]])
 
 
 def _tied_exactly(hits: list[tuple[float, Variant]], learner: float) -> list[tuple[float, Variant]]:

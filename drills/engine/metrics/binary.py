@@ -32,6 +32,7 @@ from drills.engine.metrics.rational import (
     ExactFraction,
     check_grades,
     check_whole,
+    ends,
     fraction_sum,
     measured,
     sum_text,
@@ -84,11 +85,7 @@ class BinaryResult(ExactFraction):
             return f"{self.label} = {self.text}{note}"
         if self.metric == "ap":
             counted = [r for r in self.rows if r.counts]  # the ends only: sum_text elides the rest
-            ends = counted if len(counted) <= 8 else [*counted[:4], *counted[-2:]]
-            parts = [short_fraction(r.precision) for r in ends]
-            if len(counted) > 8:
-                parts = [*parts[:4], *[""] * (len(counted) - 6), *parts[4:]]
-            terms = sum_text(parts)
+            terms = sum_text([short_fraction(r.precision) for r in ends(counted)], total=len(counted))
             return f"{self.label} = ({terms}) / {self.denominator} = {self.shown}{note}"
         top = fraction_text(self.numerator)
         return f"{self.label} = {top} / {self.denominator} = {self.text}{note}"

@@ -31,6 +31,7 @@ from drills.engine.metrics.rational import (
     ExactFraction,
     check_grades,
     check_whole,
+    ends,
     measured,
     sum_text,
 )
@@ -141,13 +142,8 @@ class _Cascade:
         # summed in integers over one denominator, not row by row (each row's Fraction
         # reduced by a gcd of ever longer numbers): 1,000 ranks in a few ms
         n = len(self.grades)
-        if self.metric == "err":  # reach_i = A_i / D^(i-1), R_i = (2^g - 1) / D, D = 2^top
-            d, ranks = 1 << self.top, math.lcm(*range(1, n + 1))
-            total, reach = 0, 1
-            for rank, g in enumerate(self.grades, start=1):
-                total = total * d + reach * ((1 << g) - 1) * (ranks // rank)
-                reach *= d - ((1 << g) - 1)
-            return Fraction(total, d ** n * ranks)
+        if self.metric == "err":  # R = (2^g - 1) / 2^top
+            return err_total([(1 << g) - 1 for g in self.grades], 1 << self.top)
         p = self.p or Fraction(0)  # RBP: (1 - p) / top * sum g_i p^(i-1), p = a / b
         a, b = p.numerator, p.denominator
         total, power = 0, 1
@@ -155,6 +151,21 @@ class _Cascade:
             total = total * b + g * power
             power *= a
         return (1 - p) * Fraction(total, self.top * b ** (n - 1))
+
+
+def err_total(stops: Sequence[int], denominator: int) -> Fraction:
+    """ERR's sum of reach_i R_i / i, exact, for R_i = stops[i] / denominator (integers) and
+    reach_i = prod_{j<i} (1 - R_j); the linear-gain slip uses it with its own stops. Summed in
+    integers over denominator^n * lcm(1..n), Horner in the denominator (reach_i's numerator
+    is prod (denominator - stops[j])), not row by row: each row's Fraction would be reduced
+    by a gcd of ever longer numbers (1,000 ranks: 67 ms that way, a few here)."""
+    n = len(stops)
+    ranks = math.lcm(*range(1, n + 1))
+    total, reach = 0, 1
+    for rank, stop in enumerate(stops, start=1):
+        total = total * denominator + reach * stop * (ranks // rank)
+        reach *= denominator - stop
+    return Fraction(total, denominator ** n * ranks)
 
 
 def _dec(q: Fraction | int) -> decimal.Decimal:
@@ -257,12 +268,9 @@ class CascadeResult(ExactFraction):
         """The one-line worked equation."""
         note = f" ({self.note})" if self.note else ""
         nonzero = [i for i, g in enumerate(self.source.grades) if g and self.max_grade]
-        ends = nonzero if len(nonzero) <= 8 else [*nonzero[:4], *nonzero[-2:]]  # what sum_text shows
-        parts = [short_fraction(self.source.row(i).contribution) for i in ends]
-        if len(nonzero) > 8:
-            parts = [*parts[:4], *[""] * (len(nonzero) - 6), *parts[4:]]
-        terms = sum_text(parts)
-        if len(parts) <= 1:  # one term (or none) is the total: say it once
+        terms = sum_text([short_fraction(self.source.row(i).contribution) for i in ends(nonzero)],
+                         total=len(nonzero))  # the rows of the terms shown only
+        if len(nonzero) <= 1:  # one term (or none) is the total: say it once
             terms = self.shown
         if self.metric == "rbp":
             residual = f"; residual p^{len(self.rows)} = {short_fraction(self.residual or Fraction(0), 40)}"

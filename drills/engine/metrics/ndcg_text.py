@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from drills.engine.exact import Exact, LogSum, Ratio, decimal_text, with_value
+from drills.engine.exact import DECIMALS, Exact, LogSum, Ratio, decimal_text, with_value
 from drills.engine.lazy import exact_of, shown_decimal
 from drills.engine.metrics.ndcg import (
     STANDARD,
@@ -31,8 +31,6 @@ from drills.engine.metrics.ndcg_sums import discount_float
 from drills.engine.metrics.spec import Metric
 from drills.engine.problem import MAX_LIST, Problem
 from drills.engine.table import WIDE, Layout, format_table, quotient
-
-_CTX = decimal.Context(prec=60)
 
 
 def num(x: Exact, digits: int = 6) -> str:
@@ -188,7 +186,7 @@ def rows_json(rows: Sequence[Row]) -> list[dict[str, Any]]:
     out = []
     running = decimal.Decimal(0)  # the exact terms' 60-digit decimals added up: the running
     for r in rows:  # LogSum's own decimal would sum every term again at every row (quadratic)
-        running = _CTX.add(running, r.contribution.decimal())
+        running = DECIMALS.add(running, r.contribution.decimal())
         out.append({
             "rank": r.rank,
             "relevance": r.relevance,

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from drills.engine.exact import LogSum, decimal_text, fraction_text
 from drills.engine.lazy import Lazy
@@ -21,6 +21,7 @@ from drills.engine.metrics.spec import Metric
 from drills.engine.problem import MAX_RANKING, MAX_RELEVANCE, Problem, ProblemError
 
 _CTX = decimal.Context(prec=60)
+T = TypeVar("T")
 
 
 def fraction_decimal(q: Fraction) -> decimal.Decimal:
@@ -91,14 +92,30 @@ class ExactFraction:
         return f"{decimal_text(self.decimal(), 12)} (exact: a fraction of {len(self.text)} characters)"
 
 
-def sum_text(terms: Sequence[str], most: int = 8) -> str:
+def sum_text(terms: Sequence[str], most: int = 8, total: int | None = None) -> str:
     """``a + b + c``; past ``most`` terms the middle is elided, so that the equation of a long
-    list stays one readable line: ``1 + 1 + 2/3 + ... + 9/40 (474 terms)``."""
+    list stays one readable line: ``1 + 1 + 2/3 + ... + 9/40 (474 terms)``. ``total``: how many
+    terms there are when ``terms`` holds only their ``ends`` (the long ones formatted alone)."""
     if not terms:
         return "0"
-    if len(terms) <= most:
-        return " + ".join(terms)
-    return " + ".join([*terms[:4], "...", *terms[-2:]]) + f" ({len(terms)} terms)"
+    return elided(terms, " + ", most, total, "terms")
+
+
+def ends(items: Sequence[T], most: int = 8) -> list[T]:
+    """The items an elided list shows: all of them, or past ``most`` the first 4 and last 2.
+    Format these alone, then hand them to ``elided`` or ``sum_text`` with the whole count."""
+    return list(items) if len(items) <= most else [*items[:4], *items[-2:]]
+
+
+def elided(parts: Sequence[str], sep: str, most: int = 8, total: int | None = None,
+           unit: str = "") -> str:
+    """``parts`` joined by ``sep``; when there are more than ``most`` (``total``, or their
+    number), the first 4, ``...`` and the last 2, then ``(N unit)`` when ``unit`` is given."""
+    count = len(parts) if total is None else total
+    if count <= most:
+        return sep.join(parts)
+    text = sep.join([*parts[:4], "...", *parts[-2:]])
+    return f"{text} ({count} {unit})" if unit else text
 
 
 def check_grades(name: str, grades: Sequence[int], most: int = MAX_RANKING) -> None:

@@ -5,25 +5,27 @@ Every value comes from what ``drills.engine.metrics.cascade`` (the engine that g
 answer) worked with: its grades, g_max, stopping probabilities R_i, reach and persistence p,
 with one thing changed, and is None where it is no mistake (the right number). The ERR slips
 sum their terms in integers over one denominator (a Fraction per term, reduced by a gcd of
-ever longer numbers, made 1,000 ranks cost 200 ms).
+ever longer numbers, made 1,000 ranks cost 200 ms); the linear-gain one is the engine's own
+``err_total`` with its stops. Past EXACT_RANKS ranks, where the engine builds no fraction,
+they are 60-digit decimals as its value is.
 """
 
 from __future__ import annotations
 
-import decimal
 import math
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from drills.engine.exact import Exact, Log, LogSum, fraction_text
+from drills.engine.exact import DECIMALS, Exact, Log, LogSum, fraction_text
 from drills.engine.metrics import cascade as cm
+from drills.engine.metrics.rational import elided, ends
 from drills.engine.metrics.registry import measure
 from drills.engine.problem import Problem
 from drills.grading.slips.registry import Case, slip
 
 _SAME = Decimal("1e-45")
-_CTX = decimal.Context(prec=60)  # past EXACT_RANKS, as the engine's decimals
+_CTX = DECIMALS  # past EXACT_RANKS, the engine's 60 digits
 
 
 def _err_stop(top: int) -> Any:
@@ -64,8 +66,7 @@ def _line(p: Problem, metric: str) -> str:
 def _stops(p: Problem) -> str:
     result = _result(p, "err")
     rows = result.rows
-    shown = ", ".join(fraction_text(rows[i].stop) for i in range(min(len(rows), 8)))
-    return shown if len(rows) <= 8 else f"{shown}, ... ({len(rows):,} ranks)"
+    return elided([fraction_text(r.stop) for r in ends(rows)], ", ", total=len(rows), unit="ranks")
 
 
 def _past_exact(grades: tuple[int, ...], stop: Any, discount: Any, product: bool = True) -> Fraction:
@@ -95,17 +96,10 @@ def err_linear_gain(case: Case) -> Exact | None:
     top = result.max_grade
     if top == 0:
         return None
-    # R_i = g_i / top; the reach of rank i is prod_{j<i} (top - g_j) / top^(i-1), kept as its
-    # integer numerator; the terms reach * R_i / i summed over top^n * lcm(ranks) (Horner in top)
     grades = result.grades  # the rows' grades, without building the exact rows
     if result.capped:
         return _rational(case, _past_exact(grades, lambda g: _CTX.divide(g, top), Decimal))
-    ranks = math.lcm(*range(1, len(grades) + 1))
-    total, reach = 0, 1
-    for rank, grade in enumerate(grades, start=1):
-        total = total * top + reach * grade * (ranks // rank)
-        reach *= top - grade
-    return _rational(case, Fraction(total, top ** len(grades) * ranks))
+    return _rational(case, cm.err_total(grades, top))  # R_i = g_i / top
 
 
 @slip("err_no_stop", "ERR summed without the stopping product",
