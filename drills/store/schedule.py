@@ -59,35 +59,17 @@ def forecast(store: Handle, now: datetime | None = None, days: int = FORECAST_DA
     ``askable`` (the item keys a loaded pack asks) only those, the rest in ``elsewhere``.
 
     Today counts every card due before tomorrow, overdue ones too. Cards whose due is
-    not a date are left out and counted (``Store.skip``).
+    not a date are left out and counted (``Store.skip``). The cards are read once, each put
+    in its day by its due text (fixed-width UTC: text order is time order).
     """
     now = now or datetime.now(timezone.utc)
     count_damaged_cards(store)
     today = now.astimezone().date()
-    if askable is not None:
-        return _forecast_of(store, now, today, days, askable)
-    out = []
-    for i in range(days):
-        day = today + timedelta(days=i)
-        lo = None if i == 0 else local_midnight(day)
-        out.append((day, _count(store, lo, local_midnight(day + timedelta(days=1)))))
-    overdue = int(store.conn.execute(
-        f"SELECT count(*) FROM review_cards WHERE {DUE_OK} AND due <= ?",
-        (utc_text(now),)).fetchone()[0])
-    later = _count(store, local_midnight(today + timedelta(days=days)), None)
-    return Forecast(out, overdue, later, _count(store, None, None))
-
-
-def _forecast_of(store: Handle, now: datetime, today: date, days: int,
-                 askable: Container[str]) -> Forecast:
-    """``forecast`` of the cards whose item a loaded pack asks, the others counted apart: the
-    cards read once, each put in its day by its due text (fixed-width UTC: text order is
-    time order, as in the SQL above)."""
     ends = [utc_text(local_midnight(today + timedelta(days=i + 1))) for i in range(days)]
     counts, overdue, later, cards, elsewhere = [0] * days, 0, 0, 0, 0
     now_text = utc_text(now)
     for key, due in store.conn.execute(f"SELECT item_key, due FROM review_cards WHERE {DUE_OK}"):
-        if key not in askable:
+        if askable is not None and key not in askable:
             elsewhere += 1
             continue
         cards += 1
