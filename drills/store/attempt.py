@@ -85,13 +85,7 @@ class Attempt:
         if self.self_grade is not None and self.self_grade not in SELF_GRADES:
             raise ValueError(f"self_grade must be one of {', '.join(SELF_GRADES)}, "
                              f"not {self.self_grade!r}")
-        if (self.scenario is None) != (self.step is None):
-            raise ValueError("scenario and step go together: give both or neither")
-        if self.scenario is not None and (not isinstance(self.scenario, str) or not self.scenario):
-            raise ValueError(f"scenario must be a question id, not {self.scenario!r}")
-        if self.step is not None and (isinstance(self.step, bool) or not isinstance(self.step, int)
-                                      or self.step < 1):
-            raise ValueError(f"step must be a whole number from 1, not {self.step!r}")
+        check_scenario_step(self.scenario, self.step)
         if self.scenario_verdict is not None and (self.scenario_verdict not in VERDICTS
                                                   or self.scenario is None):
             raise ValueError(f"scenario_verdict (one of {', '.join(VERDICTS)}) goes on the last "
@@ -102,6 +96,16 @@ class Attempt:
             raise ValueError(f"overridden must be true or false, not {self.overridden!r}")
         if not isinstance(self.misconceptions, tuple):
             object.__setattr__(self, "misconceptions", tuple(self.misconceptions))
+
+
+def check_scenario_step(scenario: Any, step: Any) -> None:
+    """A scenario's step names both, its id and a whole step from 1; ValueError otherwise."""
+    if (scenario is None) != (step is None):
+        raise ValueError("scenario and step go together: give both or neither")
+    if scenario is not None and (not isinstance(scenario, str) or not scenario):
+        raise ValueError(f"scenario must be a question id, not {scenario!r}")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step < 1):
+        raise ValueError(f"step must be a whole number from 1, not {step!r}")
 
 
 def _text(row: dict[str, Any], key: str, *, optional: bool = True, choices: tuple[str, ...] = ()
@@ -189,14 +193,7 @@ def checked_values(row: Any, answered_at: datetime) -> dict[str, Any]:
                         else _number(row, "expected_value", optional=True))
     question_id, topic, kind, verdict, given, expected, expected_value, generator, self_grade, \
         difficulty, scenario = text
-    # Attempt's own checks the values above have not met yet, with its messages (an Attempt
-    # built from them, attempt_from_row's, makes them again)
-    if (scenario is None) != (step is None):
-        raise ValueError("scenario and step go together: give both or neither")
-    if scenario == "":
-        raise ValueError(f"scenario must be a question id, not {scenario!r}")
-    if step is not None and step < 1:
-        raise ValueError(f"step must be a whole number from 1, not {step!r}")
+    check_scenario_step(scenario, step)  # Attempt's own check, which no Attempt built makes here
     return {**_DEFAULTS, **dict(
         question_id=str(question_id), topic=str(topic), kind=str(kind), verdict=str(verdict),
         given=given, expected=expected,
