@@ -25,14 +25,87 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from operator import itemgetter
 from typing import Any
 
-from drills.store.attempt import Attempt, attempt_of, checked_values
+from drills.store.attempt import DIFFICULTIES, MAX_PARAMS, MAX_TEXT, SELF_GRADES, checked_values
 from drills.store.connection import utc_text
-from drills.store.database import INSERT_ATTEMPT, Store, attempt_row, values_row
+from drills.store.database import INSERT_ATTEMPT, Store, values_row
 from drills.store.history_import import Export, check_card, check_session, timestamp
+from drills.store.jsonvalues import plain, size
+from drills.store.verdicts import VERDICTS
 
 MAX_SECONDS = 24 * 3600  # an answer's time: the longest session drills runs is a day
+
+# An answer's row, checked in one pass (answer_row): 100,000 per import (issue 25).
+_HEX = "0123456789abcdef"
+_INF = float("inf")
+_VERDICTS = frozenset(VERDICTS)
+_SELF_GRADES = frozenset(SELF_GRADES)
+_DIFFICULTIES = frozenset(DIFFICULTIES)
+# Every field an export of this drills writes but ``overridden`` (older exports have none).
+_FIELDS = itemgetter("uid", "seconds", "misconceptions", "params", "step", "scenario",
+                     "question_id", "topic", "kind", "verdict", "given", "expected",
+                     "expected_value", "generator", "self_grade", "difficulty")
+
+# Where answer_row puts what the merge needs to know of an answer.
+QUESTION_ID, VERDICT, SECONDS, ANSWERED_AT, UID = 0, 5, 10, 12, 16
+
+
+def answer_row(row: Any, answered_at: datetime) -> tuple[Any, ...]:
+    """The ``attempts`` row of the exported answer ``row``: ``values_row(session_id,
+    checked_values(row, answered_at))`` without its session id, every check made;
+    ValueError says what is wrong.
+
+    A row whose every field is plainly sound (the types an export writes, every bound
+    met) is checked and laid out here with no dict in between; any other goes through
+    ``checked_values`` itself, so a damaged row fails with its very message (the first
+    fault found is the same). This path accepts only what ``checked_values`` accepts;
+    tests/test_history_import_rows.py compares the two on sound and damaged rows."""
+    if type(row) is dict:
+        try:
+            (uid, seconds, misconceptions, params, step, scenario, question_id, topic, kind,
+             verdict, given, expected, expected_value, generator, self_grade,
+             difficulty) = _FIELDS(row)
+        except KeyError:  # a field left out: checked_values says whether that is allowed
+            pass
+        else:
+            overridden = row.get("overridden", False)
+            if (type(uid) is str and len(uid) == 32 and not uid.strip(_HEX)
+                    and type(seconds) is float and 0.0 <= seconds < _INF
+                    and type(misconceptions) is list
+                    and (not misconceptions or _ids(misconceptions))
+                    and (params is None or type(params) is dict and plain(params)
+                         and size(params) <= MAX_PARAMS)
+                    and (scenario is None and step is None
+                         or type(step) is int and 1 <= step <= 10_000
+                         and type(scenario) is str and 0 < len(scenario) <= MAX_TEXT)
+                    and (overridden is False or overridden is True)
+                    and type(question_id) is str and 0 < len(question_id) <= MAX_TEXT
+                    and type(topic) is str and 0 < len(topic) <= MAX_TEXT
+                    and type(kind) is str and 0 < len(kind) <= MAX_TEXT
+                    and type(verdict) is str and verdict in _VERDICTS
+                    and (given is None or type(given) is str and len(given) <= MAX_TEXT)
+                    and (expected is None or type(expected) is str and len(expected) <= MAX_TEXT)
+                    and (expected_value is None
+                         or type(expected_value) is float and -_INF < expected_value < _INF)
+                    and (generator is None
+                         or type(generator) is str and len(generator) <= MAX_TEXT)
+                    and (self_grade is None or type(self_grade) is str
+                         and self_grade in _SELF_GRADES)
+                    and (difficulty is None or type(difficulty) is str
+                         and difficulty in _DIFFICULTIES)):
+                return (question_id, topic, kind, generator,
+                        None if params is None else _json(params), verdict, given, expected,
+                        expected_value, _json(misconceptions) if misconceptions else "[]",
+                        seconds, self_grade, utc_text(answered_at), difficulty, scenario, step,
+                        uid, int(overridden))
+    return values_row(0, checked_values(row, answered_at))[1:]
+
+
+def _ids(misconceptions: list[Any]) -> bool:
+    return len(misconceptions) <= 100 and all(
+        type(m) is str and 0 < len(m) <= 200 for m in misconceptions)
 
 
 @dataclass
@@ -49,7 +122,7 @@ class Merged:
 
 @dataclass
 class _Checked:
-    attempts: list[tuple[str, dict[str, Any]]]  # (session uid, an answer's checked fields), oldest first
+    attempts: list[tuple[str, tuple[Any, ...]]]  # (session uid, an answer's row: answer_row), oldest first
     sessions: dict[str, dict[str, Any]]
     cards: list[dict[str, Any]]
     damaged: int
@@ -66,27 +139,28 @@ def check(export: Export) -> _Checked:
             damaged += 1
             continue
         sessions.setdefault(session["uid"], session)
-    attempts: list[tuple[str, dict[str, Any]]] = []
+    attempts: list[tuple[str, tuple[Any, ...]]] = []
     seen: set[str] = set()
     latest = datetime.now(timezone.utc) + timedelta(days=1)  # clocks differ, but not by more
     for row in export.attempts:
         try:
             when = timestamp(row.get("answered_at") if isinstance(row, dict) else None,
                              "answered_at")
-            values = checked_values(row, when)  # an Attempt's fields, not built: 100,000 of them
+            values = answer_row(row, when)  # checked and laid out as stored: 100,000 of them
             session_uid = row.get("session_uid")
             if not isinstance(session_uid, str):
                 raise ValueError("session_uid must be text")
-            if values["seconds"] > MAX_SECONDS or when > latest:
+            if values[SECONDS] > MAX_SECONDS or when > latest:
                 raise ValueError("an answer over a day long, or from the future")
-            if values["uid"] in seen:  # two rows of one file claiming one answer: neither is trusted twice
+            if values[UID] in seen:  # two rows of one file claiming one answer: neither is trusted twice
                 raise ValueError("a uid given twice in one file")
         except (ValueError, TypeError, OverflowError):  # damaged: any out-of-range value
             damaged += 1
             continue
-        seen.add(values["uid"])
+        seen.add(values[UID])
         attempts.append((session_uid, values))
-    attempts.sort(key=lambda pair: pair[1]["answered_at"])
+    # by time: the stored time is fixed-width UTC text (utc_text), so text order is time order
+    attempts.sort(key=_answered_at)
     cards: list[dict[str, Any]] = []
     for row in export.review_cards:
         try:
@@ -94,6 +168,10 @@ def check(export: Export) -> _Checked:
         except (ValueError, TypeError, OverflowError):
             damaged += 1
     return _Checked(attempts, sessions, cards, damaged)
+
+
+def _answered_at(pair: tuple[str, tuple[Any, ...]]) -> str:
+    return pair[1][ANSWERED_AT]
 
 
 def merge(store: Store, export: Export) -> Merged:
@@ -142,21 +220,22 @@ def _found(conn: sqlite3.Connection, sql: str, keys: list[str]) -> dict[str, Any
     return out
 
 
-def _insert_batched(conn: sqlite3.Connection, attempts: list[tuple[str, dict[str, Any]]],
+def _insert_batched(conn: sqlite3.Connection, attempts: list[tuple[str, tuple[Any, ...]]],
                     local: dict[str, int], done: Merged) -> None:
     """The answers not here yet, one INSERT statement for all (one lookup per CHUNK uids)."""
     present = _found(conn, "SELECT uid, 1 FROM attempts WHERE uid IN ({})",
-                     [v["uid"] for _, v in attempts if v["uid"]])
+                     [values[UID] for _, values in attempts])
     missing = sorted({s for s, _ in attempts if s not in local})
-    local = {**local, **_found(conn, "SELECT uid, id FROM sessions WHERE uid IN ({})", missing)}
+    found = _found(conn, "SELECT uid, id FROM sessions WHERE uid IN ({})", missing)
+    local = {uid: int(sid) for uid, sid in {**local, **found}.items()}
     rows = []
     for session_uid, values in attempts:
-        if values["uid"] in present:
+        if values[UID] in present:
             done.present += 1
         elif (sid := local.get(session_uid)) is None:
             done.damaged += 1  # its session is in neither the file nor the history
         else:
-            rows.append(values_row(int(sid), values))
+            rows.append((sid, *values))
     _insert_rows(conn, rows)
     done.attempts += len(rows)
 
@@ -181,12 +260,11 @@ def _insert_rows(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
         conn.execute(sql)
 
 
-def _insert_one_by_one(conn: sqlite3.Connection, attempts: list[tuple[str, dict[str, Any]]],
+def _insert_one_by_one(conn: sqlite3.Connection, attempts: list[tuple[str, tuple[Any, ...]]],
                        local: dict[str, int], done: Merged, legacy: bool) -> None:
     """As ``_insert_batched``, looking for the same answer under another uid as it goes."""
     for session_uid, values in attempts:
-        attempt = attempt_of(values)
-        if conn.execute("SELECT 1 FROM attempts WHERE uid = ?", (attempt.uid,)).fetchone():
+        if conn.execute("SELECT 1 FROM attempts WHERE uid = ?", (values[UID],)).fetchone():
             done.present += 1
             continue
         sid = local.get(session_uid)
@@ -197,24 +275,25 @@ def _insert_one_by_one(conn: sqlite3.Connection, attempts: list[tuple[str, dict[
                 done.damaged += 1
                 continue
             sid = local[session_uid] = int(row[0])
-        if _same_answer(conn, attempt, legacy):
+        if _same_answer(conn, values, legacy):
             done.present += 1
             continue
-        conn.execute(INSERT_ATTEMPT, attempt_row(sid, attempt))
+        conn.execute(INSERT_ATTEMPT, (int(sid), *values))
         done.attempts += 1
 
 
-def _same_answer(conn: sqlite3.Connection, a: Attempt, legacy: bool) -> bool:
+def _same_answer(conn: sqlite3.Connection, values: tuple[Any, ...], legacy: bool) -> bool:
     """The same answer under another uid, where one side is an export from before uids
     existed (its uids come from the rows' content; the migration gave the same rows random
     ones): importing such a file (``legacy``), or a new export against answers a legacy file
     brought. Same question, verdict, seconds and time to the microsecond: the same answer.
-    (Never between two new exports: a class report merges different people's files.)"""
+    (Never between two new exports: a class report merges different people's files.)
+    ``values``: the answer's row (drills.store.answer_rows.answer_row)."""
     return conn.execute(
         "SELECT 1 FROM attempts a JOIN sessions s ON s.id = a.session_id "
         "WHERE a.answered_at = ? AND a.question_id = ? AND a.verdict = ? AND a.seconds = ? "
         "AND (? OR s.options LIKE '%\"legacy_export\": true%')",
-        (utc_text(a.answered_at), a.question_id, a.verdict, float(a.seconds), legacy)
+        (values[ANSWERED_AT], values[QUESTION_ID], values[VERDICT], values[SECONDS], legacy)
     ).fetchone() is not None
 
 
