@@ -122,7 +122,7 @@ def test_the_fast_build_makes_what_the_dataclass_init_makes():
 
     from drills.engine.problem import Problem
     from drills.model import Option, Question, Source
-    from drills.packs.cacheschema import build as _build
+    from drills.packs.cached.checks import build as _build
 
     cases = [(Question, {"id": "q", "topic": "conventions", "kind": "concept", "prompt": "Why?"}),
              (Question, {"id": "q", "topic": "conventions", "kind": "numeric", "prompt": "?",

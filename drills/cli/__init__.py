@@ -94,6 +94,18 @@ class LazyGroup(click.Group):
             ctx.fail(f"No such command {name!r}.{hint} (commands: {', '.join(sorted(COMMANDS))})")
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ValueError as exc:  # a question read from a resealed, forged pack cache
+            from drills.packs.cached.records import CacheError  # lazy: rarely needed
+
+            if not isinstance(exc, CacheError):
+                raise
+            from drills.cli.errors import Exit, fail  # lazy: as above
+
+            fail(str(exc), Exit.FAILED)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
         if target is None:

@@ -8,17 +8,26 @@ answer away (drills.packs.leaks), and would otherwise compute them at every laun
 that changed is parsed again; a cache that cannot be read, is from another version of
 drills or is over its size cap is ignored and rewritten.
 
-The cache is data: JSON decoded into a fixed set of types (the dataclasses below, tuples,
-dicts), never pickle, so a file in DRILLS_HOME still cannot run code. Text from a cached
-pack reaches the terminal through the same output gate as any other.
+The cache is data: JSON decoded into a fixed set of types (drills.packs.cached.records),
+never pickle, so a file in DRILLS_HOME still cannot run code. Text from a cached pack
+reaches the terminal through the same output gate as any other.
 
-The cache is only a cache: each entry is sealed with a checksum (CRC-32) of its text, and every
-field is type-checked as it is decoded (drills.packs.cacheschema), in one pass as the JSON
-reader reads it (``_loads``; its recursion limit bounds the nesting; ``decode``, for values
-already read, stops at ``MAX_DEPTH``). An entry that fails either (damage, a hand edit, an injected question)
-is dropped, its pack is read again from its YAML (and validated), and the cache rewritten;
-``damaged`` counts them for one notice. The seal stops damage and edits, not a determined
-attacker who recomputes it: one who can write DRILLS_HOME can edit the packs there too.
+An entry is a head (the pack's meta, each question's head: id, topic, kind, difficulty,
+pack, source; and the exact answers) and each question's own text. A launch decodes the
+heads and only the questions it uses, at their first use (drills.packs.cached.unread): a
+practice session reads a handful of the bank's 537.
+
+The cache is only a cache: each entry is sealed with a checksum (CRC-32) of all its texts,
+checked when it is read, and every field is type-checked as it is decoded
+(drills.packs.cached.checks), in one pass as the JSON reader reads it (``_loads``; its
+recursion limit bounds the nesting; ``decode``, for values already read, stops at
+``MAX_DEPTH``). An entry whose seal or head fails (damage, a hand edit, an injected
+question) is dropped, its pack is read again from its YAML (and validated), and the cache
+rewritten; ``damaged`` counts them for one notice. The seal stops damage and edits, not a
+determined attacker who recomputes it: one who can write DRILLS_HOME can edit the packs
+there too. A question text that fails its checks when it is read (a resealed edit) is
+never served: that question is read from its pack's YAML and the cache deleted
+(``_Reader``).
 
 A wheel also ships the built-in packs already parsed, in this same format
 (``drills/_bank.json``, written at build time by ``build_hooks/prebuilt_bank.py`` with
@@ -30,170 +39,29 @@ sealed and type-checked, and never written at run time.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import zlib
-from collections.abc import Mapping
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from drills import __version__, paths
-from drills.engine.problem import Problem
-from drills.model import (
-    Example,
-    KeyPoint,
-    Misconception,
-    Narrowing,
-    Option,
-    Part,
-    Question,
-    Rubric,
-    Source,
-    Tolerance,
-)
+from drills.model import Question, Source
 from drills.packs import leaks
-from drills.packs.cacheschema import Schema, build
+from drills.packs.cached.records import DAMAGE as _DAMAGE
+from drills.packs.cached.records import MAX_DEPTH, CacheError, decode, encode
+from drills.packs.cached.records import loads as _loads
+from drills.packs.cached.unread import HEAD, unread
 from drills.packs.meta import PackMeta
 
 PREBUILT = "_bank.json"  # in the package folder, next to drills/questions
-FORMAT = 8  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
-# 6: scenarios' steps and parts; 7: concept rubrics; 8: entries sealed, {"sum", "text"})
+FORMAT = 9  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
+# 6: scenarios' steps and parts; 7: concept rubrics; 8: entries sealed, {"sum", "text"};
+# 9: each question its own text, read at first use, beside the pack's heads)
 MAX_BYTES = 16 * 1024 * 1024
-MAX_DEPTH = 64  # a question nests a scenario's steps, rubrics, problems: far less than this
-_TYPES: dict[str, type] = {t.__name__: t for t in
-                           (Question, Option, Problem, Tolerance, Narrowing, Source, Part, PackMeta,
-                            Rubric, KeyPoint, Misconception, Example)}
-_LAZY_TYPES = {"CodeTask": "drills.coding.task"}  # imported when a cached pack has one
 
-
-def _type(name: str) -> type | None:
-    if name in _LAZY_TYPES and name not in _TYPES:
-        import importlib  # stdlib, already loaded: the lazy part is the module named
-
-        _TYPES[name] = getattr(importlib.import_module(_LAZY_TYPES[name]), name)
-    return _TYPES.get(name)
-
-
-class CacheError(ValueError):
-    """The cached text is not what this version of drills wrote."""
-
-
-_SCHEMA = Schema()
-_DAMAGE = (CacheError, KeyError, TypeError, ValueError, AttributeError, ArithmeticError,
-           RecursionError, UnicodeError)  # ProblemError is a ValueError
-
-
-def encode(value: Any) -> Any:
-    """A JSON-able form that keeps dataclasses, tuples and non-string dict keys apart."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        name = type(value).__name__
-        if _type(name) is None:
-            raise CacheError(f"cannot cache a {name}")
-        # a field at its default is left out (most of a Question's are): a smaller file, a faster load
-        return {"@": name, **{f.name: encode(v) for f in dataclasses.fields(value)
-                              if not _is_default(f, v := getattr(value, f.name))}}
-    if isinstance(value, tuple):
-        return {"@t": [encode(v) for v in value]}
-    if isinstance(value, list):
-        return [encode(v) for v in value]
-    if isinstance(value, Mapping):
-        return {"@d": [[encode(k), encode(v)] for k, v in value.items()]}
-    if isinstance(value, Fraction):  # RBP's persistence
-        return {"@f": str(value)}
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    raise CacheError(f"cannot cache a {type(value).__name__}")
-
-
-def _is_default(f: dataclasses.Field, value: Any) -> bool:
-    if f.default is not dataclasses.MISSING:
-        return type(value) is type(f.default) and value == f.default
-    if f.default_factory is not dataclasses.MISSING:
-        default = f.default_factory()
-        return type(value) is type(default) and value == default
-    return False
-
-
-_PLAIN = (str, int, float, bool, type(None))
-
-
-def decode(value: Any, depth: int = 0) -> Any:
-    """The value ``encode`` made, each record's fields type-checked; CacheError otherwise."""
-    if type(value) in _PLAIN:  # most values: return at once
-        return value
-    if depth > MAX_DEPTH:
-        raise CacheError("the pack cache nests too deep")
-    if isinstance(value, list):
-        return [decode(v, depth + 1) for v in value]
-    if isinstance(value, dict):
-        return _object(value, lambda v: decode(v, depth + 1))
-    raise CacheError("a value of an unknown type in the pack cache")
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _loads(text: str) -> Any:
-    """``decode(json.loads(text))`` in one pass: the JSON reader hands each object to
-    ``_object`` as it is read, innermost first, so no second walk over every value. An object
-    without a tag may only be the outermost one (the entry itself: read last). Depth is
-    bounded by the JSON reader, whose RecursionError is damage like any other."""
-    outer: list[dict[str, Any]] = []
-
-    def hook(value: dict[str, Any]) -> Any:
-        if outer:  # an untagged object was read before this one: it was not the outermost
-            raise CacheError("an untagged object inside a pack cache entry")
-        if "@t" in value or "@f" in value or "@d" in value or "@" in value:
-            return _object(value, _same)
-        outer.append(value)
-        return value
-
-    return json.loads(text, object_hook=hook)
-
-
-def _object(value: dict[str, Any], inner: Any) -> Any:
-    """A tagged object: a tuple, a fraction, a mapping or a record, its parts decoded by
-    ``inner`` (``_same`` when the JSON reader decoded them already)."""
-    if "@t" in value:
-        items = value["@t"]
-        if not isinstance(items, list):
-            raise CacheError("a damaged tuple in the pack cache")
-        return tuple(items) if inner is _same else tuple(map(inner, items))
-    if "@f" in value:
-        try:
-            return Fraction(value["@f"])
-        except (TypeError, ValueError, ZeroDivisionError):
-            raise CacheError("a damaged fraction in the pack cache") from None
-    if "@d" in value:
-        pairs = value["@d"]
-        if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
-            raise CacheError("a damaged mapping in the pack cache")
-        try:
-            return dict(pairs) if inner is _same else {inner(k): inner(v) for k, v in pairs}
-        except TypeError:  # an unhashable key
-            raise CacheError("a damaged mapping key in the pack cache") from None
-    name = value.get("@", "")
-    cls = _type(name) if isinstance(name, str) else None
-    if cls is None:
-        raise CacheError("unknown record in the pack cache")
-    if inner is _same:  # the JSON reader's own fresh object: decoded already
-        fields = value
-        del fields["@"]
-    else:
-        fields = {k: inner(v) for k, v in value.items() if k != "@"}
-    task = fields.get("task") if cls is Question else None  # annotated Any: a CodeTask or None
-    if task is not None and type(task).__name__ != "CodeTask":
-        raise CacheError("a damaged code task in the pack cache")
-    bad = _SCHEMA.bad_field(cls, fields)
-    if bad is not None:
-        raise CacheError(f"a {name} with a damaged field {bad!r} in the pack cache")
-    try:
-        return build(cls, fields)
-    except _DAMAGE as exc:
-        raise CacheError(str(exc)) from None
+__all__ = ["FORMAT", "MAX_DEPTH", "CacheError", "PackCache", "build_prebuilt", "content_key",
+           "decode", "default_path", "encode", "key_of", "prebuilt_path"]
 
 
 def key_of(path: Path, builtin: bool) -> str | None:
@@ -232,22 +100,30 @@ class PackCache:
             if isinstance(entries, dict):
                 self.entries = entries
 
-    def get(self, key: str) -> tuple[PackMeta, tuple[Question, ...]] | None:
+    def get(self, key: str, pack: Path | None = None,
+            builtin: bool = False) -> tuple[PackMeta, tuple[Question, ...]] | None:
+        """The pack cached under ``key``: its meta and its questions, each read at first use
+        (drills.packs.cached.unread); a question whose text proves damaged then is read
+        from ``pack``'s YAML instead. None when there is no entry or it is damaged."""
         sealed = self.entries.get(key)
         if sealed is None:
             return None
         try:
-            raw = _unseal(sealed)  # decoded as it is read (_loads)
-            meta, questions = raw["meta"], raw["questions"]
-            if not isinstance(meta, PackMeta) or not isinstance(questions, tuple) or not all(
-                    isinstance(q, Question) for q in questions):
+            raw, texts = _unseal(sealed)  # the head decoded as it is read (_loads)
+            meta, heads, answers = raw["meta"], raw["heads"], raw.get("answers")
+            if not isinstance(meta, PackMeta) or type(heads) is not tuple or len(heads) != len(texts):
                 raise CacheError("not a pack")
+            if type(answers) is not tuple or len(answers) != len(texts) or not all(
+                    type(a) is tuple for a in answers):
+                answers = (None,) * len(texts)  # computed when needed (drills.packs.leaks)
+            reader = _Reader(pack, builtin)
+            questions = tuple(unread(_head(h), t, a, reader)
+                              for h, t, a in zip(heads, texts, answers, strict=True))
         except _DAMAGE:
             self.dirty = True
             self.damaged += 1
             return None
         self.used[key] = sealed
-        _remember(_answered(questions), raw.get("answers"))
         return meta, questions
 
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
@@ -283,37 +159,89 @@ class PackCache:
                 pass
 
 
-def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, str]:
-    """One pack's sealed entry, with its exact answers (computed once per parse, for the planner)."""
-    answered = _answered(questions)  # a scenario's steps have answers too
-    answers = [leaks.answer_digits(q) for q in answered]
-    _remember(answered, answers)
-    return _seal({"meta": encode(meta), "questions": encode(questions), "answers": answers})
+def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, Any]:
+    """One pack's sealed entry: a head (the meta, each question's head and exact answers,
+    computed once per parse for the planner) and each question's own text."""
+    answers = []
+    for q in questions:
+        answered = _answered((q,))  # a scenario's steps have answers too
+        digits = [leaks.answer_digits(x) for x in answered]
+        _remember(answered, digits)
+        answers.append({"@t": digits})
+    heads = [{"@t": [q.id, q.topic, q.kind, q.difficulty, q.pack, q.source.path, q.source.line]}
+             for q in questions]
+    head = json.dumps({"meta": encode(meta), "heads": {"@t": heads}, "answers": {"@t": answers}},
+                      separators=(",", ":"))
+    texts = [json.dumps(encode(q), separators=(",", ":")) for q in questions]
+    return {"sum": _sum(head, texts), "text": head, "questions": texts}
 
 
-def _seal(raw: dict[str, Any]) -> dict[str, str]:
-    text = json.dumps(raw, separators=(",", ":"))
-    return {"sum": _sum(text), "text": text}
+def _head(values: Any) -> dict[str, Any]:
+    """A question's HEAD fields from its cached head, each type-checked; CacheError otherwise."""
+    if type(values) is not tuple or len(values) != 7 or type(values[6]) is not int \
+            or not all(type(v) is str for v in values[:6]):
+        raise CacheError("a damaged question head in the pack cache")
+    qid, topic, kind, difficulty, pack, path, line = values
+    return dict(zip(HEAD, (qid, topic, kind, difficulty, pack, Source(path, line)), strict=True))
 
 
-def _sum(text: str) -> str:
-    """CRC-32 of the text: it detects damage and edits; no checksum could stop a forger who can
-    write DRILLS_HOME (the packs there are as open), so a fast one serves."""
-    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
+class _Reader:
+    """Reads one pack's cached questions at first use (drills.packs.cached.unread.Reader):
+    the text decoded and type-checked, its head the one already read, its exact answers
+    handed to the planner. A text that fails (a cache resealed after an edit: the seal
+    stops any other change) is dropped for the question in ``pack``'s YAML, and the
+    user's cache is deleted, to be rebuilt; with no such question, CacheError."""
+
+    def __init__(self, pack: Path | None, builtin: bool) -> None:
+        self.pack = pack
+        self.builtin = builtin
+
+    def __call__(self, head: Question, text: str, answers: Any) -> Question:
+        try:
+            whole = _loads(text)
+            if type(whole) is not Question or any(
+                    getattr(whole, name) != head.__dict__[name] for name in HEAD):
+                raise CacheError("a question that is not its head")
+        except _DAMAGE:
+            whole, answers = self._from_yaml(head), None
+        _remember(_answered((whole,)), list(answers) if answers is not None else None)
+        return whole
+
+    def _from_yaml(self, head: Question) -> Question:
+        qid = head.__dict__["id"]
+        where = default_path()
+        if where is not None:
+            where.unlink(missing_ok=True)
+        if self.pack is not None:
+            from drills.packs.load import load_pack  # deferred: the YAML reader, for damage only
+
+            found = [q for q in load_pack(self.pack, builtin=self.builtin).questions if q.id == qid]
+            if found:
+                return found[0]
+        raise CacheError(f"question {qid!r} of the pack cache is damaged and is in no pack file; "
+                         "the cache was deleted: run the command again")
 
 
-def _unseal(sealed: Any) -> dict[str, Any]:
-    """The entry a seal holds, if its text is what was sealed; CacheError otherwise."""
+def _sum(text: str, questions: list[str] | tuple[str, ...] = ()) -> str:
+    """CRC-32 of an entry's texts: it detects damage and edits; no checksum could stop a forger
+    who can write DRILLS_HOME (the packs there are as open), so a fast one serves."""
+    whole = "\x00".join((text, *questions)) if questions else text
+    return f"{zlib.crc32(whole.encode('utf-8', 'surrogatepass')):08x}"
+
+
+def _unseal(sealed: Any) -> tuple[dict[str, Any], list[str]]:
+    """The head an entry holds, decoded, and its questions' texts, if they are what was
+    sealed; CacheError otherwise."""
     if not isinstance(sealed, dict) or not isinstance(sealed.get("text"), str) \
-            or not isinstance(sealed.get("sum"), str):
+            or not isinstance(sealed.get("sum"), str) or type(sealed.get("questions")) is not list:
         raise CacheError("an unsealed pack cache entry")
-    text = sealed["text"]
-    if _sum(text) != sealed["sum"]:
+    text, texts = sealed["text"], sealed["questions"]
+    if not all(type(t) is str for t in texts) or _sum(text, texts) != sealed["sum"]:
         raise CacheError("a pack cache entry that was changed")
     raw = _loads(text)
     if not isinstance(raw, dict):
         raise CacheError("a damaged pack cache entry")
-    return raw
+    return raw, texts
 
 
 def _answered(questions: tuple[Question, ...]) -> tuple[Question, ...]:

@@ -155,7 +155,7 @@ class _Prebuilt:
                 return None
             self.bank = PackCache(where, writable=False)
         digest = content_key(path)
-        hit = self.bank.get(digest) if digest is not None else None
+        hit = self.bank.get(digest, path, True) if digest is not None else None
         if hit is not None:
             store.adopt(key, self.bank, digest)
         return hit
@@ -165,7 +165,7 @@ def _load(store: Any, path: Path, builtin: bool, prebuilt: _Prebuilt | None = No
     """One pack file, from the cache when it is unchanged (a built-in one from the prebuilt
     bank when its bytes match); a good parse is cached."""
     key = key_of(path, builtin)
-    hit = store.get(key) if key is not None else None
+    hit = store.get(key, path, builtin) if key is not None else None
     if hit is None and builtin and key is not None and prebuilt is not None:
         hit = prebuilt.get(store, key, path)
     if hit is not None:

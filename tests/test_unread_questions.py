@@ -1,0 +1,80 @@
+"""Cached questions read at first use (issue 25, the first question): a cache hit gives
+questions of which only the head is read; any other field reads the whole question, which
+then is a plain Question in every way (class, equality, hash, repr, replace). A practice
+plan reads only the questions it draws."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from drills.model import Question
+from drills.packs import discover
+from drills.packs.cached.unread import HEAD, Unread, is_read, read
+from drills.quiz.plan import plan
+
+
+@pytest.fixture
+def cached(drills_home):
+    drills_home.mkdir(parents=True)
+    fresh = {q.id: q for q in discover(cache=False).questions}
+    discover()  # writes the cache
+    hit = discover().questions
+    return fresh, hit
+
+
+def test_a_cache_hit_reads_only_the_heads(cached):
+    fresh, hit = cached
+    assert len(hit) == len(fresh) > 500
+    assert all(type(q) is Unread and not is_read(q) for q in hit)
+    for q in hit:  # the head is there, unread: the same values as a fresh parse
+        assert all(q.__dict__[name] == getattr(fresh[q.id], name) for name in HEAD)
+    assert not any(is_read(q) for q in hit)
+
+
+def test_any_other_field_reads_the_whole_question_and_makes_it_plain(cached):
+    fresh, hit = cached
+    by_kind = {}
+    for q in hit:
+        by_kind.setdefault(q.kind, q)
+    assert {"numeric", "choice", "concept", "scenario", "generated", "code"} <= set(by_kind)
+    for kind, q in by_kind.items():
+        prompt = q.prompt  # one field beyond the head
+        assert type(q) is Question and is_read(q), kind
+        assert prompt == fresh[q.id].prompt
+        assert q.__dict__ == fresh[q.id].__dict__  # every field, and nothing else kept
+        assert repr(q) == repr(fresh[q.id])
+
+
+def test_an_unread_question_compares_hashes_prints_and_replaces_as_its_parse(cached):
+    fresh, hit = cached
+    qs = [q for q in hit if q.kind in ("numeric", "choice")][:4]
+    a, b, c, d = qs
+    assert a == fresh[a.id] and type(a) is Question  # compared: read first
+    assert fresh[b.id] == b and type(b) is Question  # from the other side too
+    assert repr(c) == repr(fresh[c.id]) and type(c) is Question
+    changed = dataclasses.replace(d, prompt="edited")
+    assert type(changed) is Question and changed.prompt == "edited"
+    assert dataclasses.replace(changed, prompt=fresh[d.id].prompt) == fresh[d.id]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        unread_one = next(q for q in hit if not is_read(q))
+        unread_one.prompt = "x"  # type: ignore[misc]
+    hashable = Question(id="h", topic="t", kind="concept", prompt="p", params=())  # type: ignore[arg-type]
+    assert hash(read(hashable)) == hash(hashable)
+
+
+def test_a_plan_reads_only_what_it_draws(cached):
+    _, hit = cached
+    items = plan(hit, seed=5, count=4)
+    assert len(items) == 4
+    read_ids = {q.id for q in hit if is_read(q)}
+    assert 4 <= len(read_ids) <= 12, len(read_ids)  # the drawn ones and a few passed over
+    assert {i.id.split("#")[0] for i in items} <= read_ids | {q.id for q in hit if q.kind == "generated"}
+
+
+def test_the_plan_from_unread_questions_is_the_plan_from_a_parse(cached):
+    fresh, hit = cached
+    parsed = list(fresh.values())
+    for seed in (1, 2, 3):
+        assert plan(hit, seed=seed, count=10) == plan(parsed, seed=seed, count=10)
