@@ -114,14 +114,14 @@ def test_index_names_are_quoted(tmp_path, name):
     conn.execute('CREATE INDEX "{}" ON attempts(b)'.format(name.replace('"', '""')))
     rows = [(i, -i) for i in range(3)]
     original = conn.execute(INDEXES).fetchall()
-    saved_insert = merge_mod.INSERT_ATTEMPT
+    saved_write = merge_mod._write
     try:
-        merge_mod.INSERT_ATTEMPT = "INSERT INTO attempts VALUES (?, ?)"
+        merge_mod._write = lambda conn, rows: conn.executemany("INSERT INTO attempts VALUES (?, ?)", rows)
         old = merge_mod.REBUILD_AT
         merge_mod.REBUILD_AT = 1
         merge_mod._insert_rows(conn, rows)
     finally:
-        merge_mod.INSERT_ATTEMPT = saved_insert
+        merge_mod._write = saved_write
         merge_mod.REBUILD_AT = old
     assert conn.execute(INDEXES).fetchall() == original
     assert conn.execute("SELECT count(*) FROM attempts").fetchone() == (3,)

@@ -7,6 +7,8 @@ with each kind of fault; and the merge stores answers in time order whatever the
 from __future__ import annotations
 
 import json
+import random
+import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -14,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 
 from drills.store import merge as merge_mod
-from drills.store.database import attempt_row
+from drills.store.database import INSERT_ATTEMPT, attempt_row
 from drills.store.merge import answer_row
+from drills.store.migrations import migrate
 from tests.test_attempt_from_row_fast import ODD, SOUND, WHEN, Str, reference_from_row, rows
 from tests.test_history_sync import import_files, table
 
@@ -105,3 +108,40 @@ def test_answers_are_stored_in_time_order_whatever_their_offset(tmp_path):
                       ("q1", "2026-01-02T04:00:00.500000+00:00"),
                       ("q0", "2026-01-02T04:30:00.000000+00:00"),
                       ("q2", "2026-01-02T04:30:00.000000+00:00")]
+
+
+def _attempts_db() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(conn)
+    conn.execute("INSERT INTO sessions(mode, options, started_at, uid) "
+                 "VALUES ('practice', '{}', '2026-01-01T00:00:00.000000+00:00', ?)", ("s" * 32,))
+    return conn
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_runs_of_plain_answers_are_stored_as_every_other_answer(seed):
+    """``_write`` binds fewer values for runs of plain answers: the rows stored (ids, values,
+    types) are those one ``executemany(INSERT_ATTEMPT)`` stores, for runs of every length."""
+    rnd = random.Random(seed)
+    plain = (1, "q", "t", "numeric", None, None, "correct", "0.5", "1/2", 0.5, "[]", 3.0, None,
+             "2026-01-02T03:04:05.000000+00:00", None, None, None, "", 0)
+    extras = {4: "gen", 5: '{"n": 1}', 10: '["m"]', 12: "good", 14: "hard", 15: "sc", 16: 2, 18: 1}
+    rows = []
+    while len(rows) < 2000:
+        length, odd = rnd.choice([1, 2, 31, 32, 33, 100, 400]), rnd.random() < 0.5
+        for _ in range(length):
+            row = list(plain)
+            row[1], row[9], row[17] = f"q{len(rows)}", rnd.random(), f"{len(rows):032x}"
+            if odd:  # one column (or scenario with its step) away from plain
+                at = rnd.choice(sorted(extras))
+                row[at] = extras[at]
+                if at in (15, 16):
+                    row[15], row[16] = "sc", 2
+            rows.append(tuple(row))
+    mine, want = _attempts_db(), _attempts_db()
+    merge_mod._write(mine, rows)
+    want.executemany(INSERT_ATTEMPT, rows)
+    query = "SELECT *, typeof(misconceptions), typeof(overridden), typeof(step) FROM attempts ORDER BY id"
+    got = mine.execute(query).fetchall()
+    assert got == want.execute(query).fetchall() and len(got) == len(rows)
+    assert [r[1:20] for r in got] == rows  # ids 1.. in order, every value as given
