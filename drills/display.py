@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import textwrap
 from dataclasses import dataclass
 from typing import IO, Any
@@ -76,11 +77,30 @@ _CODES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "
 MAX_WIDTH = 100  # prose is easier to read in lines no longer than this, however wide the terminal
 
 
+def terminal_size(fallback: tuple[int, int] = (80, 24)) -> os.terminal_size:
+    """``shutil.get_terminal_size``, the same rules (COLUMNS and LINES first, then the
+    terminal of standard output, then ``fallback``), without importing shutil: it brings
+    bz2, lzma and fnmatch, a few ms of every launch."""
+    sizes = []
+    for name in ("COLUMNS", "LINES"):
+        try:
+            sizes.append(int(os.environ[name]))
+        except (KeyError, ValueError):
+            sizes.append(0)
+    columns, lines = sizes
+    if columns <= 0 or lines <= 0:
+        try:
+            size = os.get_terminal_size(sys.__stdout__.fileno())  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            size = os.terminal_size(fallback)
+        columns = columns if columns > 0 else size.columns or fallback[0]
+        lines = lines if lines > 0 else size.lines or fallback[1]
+    return os.terminal_size((columns, lines))
+
+
 def display_width() -> int:
     """The terminal's width, capped at MAX_WIDTH for prose."""
-    import shutil  # lazy: it brings bz2 and lzma; `drills config` needs no width
-
-    return min(shutil.get_terminal_size().columns, CURRENT.width or MAX_WIDTH)
+    return min(terminal_size().columns, CURRENT.width or MAX_WIDTH)
 
 
 @dataclass(frozen=True)

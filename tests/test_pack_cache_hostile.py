@@ -54,8 +54,8 @@ def _first_numeric(entry):
 def _inject(entry):
     entry["questions"].append({"@": "Question", "id": "injected", "topic": "x", "kind": "numeric",
                                "prompt": "INJECTED unvalidated: answer is 42", "answer": "42"})
-    entry["head"]["heads"]["@t"].append({"@t": ["injected", "x", "numeric", "medium", "", "<memory>", 0]})
-    entry["head"]["answers"]["@t"].append({"@t": ["42"]})
+    entry["head"]["heads"].append(["injected", "x", "numeric", "medium", "", "<memory>", 0])
+    entry["head"]["answers"].append(["42"])
 
 
 def _set(field, value):
@@ -65,7 +65,7 @@ def _set(field, value):
 
 
 def _head_id(entry):
-    entry["head"]["heads"]["@t"][0]["@t"][0] = ["x"]
+    entry["head"]["heads"][0][0] = ["x"]
 
 
 def _tolerance(entry):

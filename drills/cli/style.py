@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from drills.display import Style, display_width
+from drills.display import Style, display_width, terminal_size
 from drills.safetext import visible
 
 BAR_WIDTH = 20
@@ -105,9 +105,7 @@ def human_when(when: datetime, now: datetime | None = None) -> str:
 
 def screen_rows() -> int:
     """The terminal's height; piped output counts as one tall screen of 66 lines (a page)."""
-    import shutil  # lazy: it brings bz2 and lzma
-
-    return shutil.get_terminal_size((80, 66)).lines if sys.stdout.isatty() else 66
+    return terminal_size((80, 66)).lines if sys.stdout.isatty() else 66
 
 
 def wrap_width() -> int:

@@ -111,10 +111,10 @@ class PackCache:
         try:
             raw, texts = _unseal(sealed)  # the head decoded as it is read (_loads)
             meta, heads, answers = raw["meta"], raw["heads"], raw.get("answers")
-            if not isinstance(meta, PackMeta) or type(heads) is not tuple or len(heads) != len(texts):
+            if not isinstance(meta, PackMeta) or type(heads) is not list or len(heads) != len(texts):
                 raise CacheError("not a pack")
-            if type(answers) is not tuple or len(answers) != len(texts) or not all(
-                    type(a) is tuple for a in answers):
+            if type(answers) is not list or len(answers) != len(texts) or not all(
+                    type(a) is list for a in answers):
                 answers = (None,) * len(texts)  # computed when needed (drills.packs.leaks)
             reader = _Reader(pack, builtin)
             questions = tuple(unread(_head(h), t, a, reader)
@@ -167,10 +167,11 @@ def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, Any]:
         answered = _answered((q,))  # a scenario's steps have answers too
         digits = [leaks.answer_digits(x) for x in answered]
         _remember(answered, digits)
-        answers.append({"@t": digits})
-    heads = [{"@t": [q.id, q.topic, q.kind, q.difficulty, q.pack, q.source.path, q.source.line]}
+        answers.append(digits)
+    # plain JSON lists: the reader's object hook (a record's checks) is not called for them
+    heads = [[q.id, q.topic, q.kind, q.difficulty, q.pack, q.source.path, q.source.line]
              for q in questions]
-    head = json.dumps({"meta": encode(meta), "heads": {"@t": heads}, "answers": {"@t": answers}},
+    head = json.dumps({"meta": encode(meta), "heads": heads, "answers": answers},
                       separators=(",", ":"))
     texts = [json.dumps(encode(q), separators=(",", ":")) for q in questions]
     return {"sum": _sum(head, texts), "text": head, "questions": texts}
@@ -178,7 +179,7 @@ def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, Any]:
 
 def _head(values: Any) -> dict[str, Any]:
     """A question's HEAD fields from its cached head, each type-checked; CacheError otherwise."""
-    if type(values) is not tuple or len(values) != 7 or type(values[6]) is not int \
+    if type(values) is not list or len(values) != 7 or type(values[6]) is not int \
             or not all(type(v) is str for v in values[:6]):
         raise CacheError("a damaged question head in the pack cache")
     qid, topic, kind, difficulty, pack, path, line = values
@@ -204,7 +205,7 @@ class _Reader:
                 raise CacheError("a question that is not its head")
         except _DAMAGE:
             whole, answers = self._from_yaml(head), None
-        _remember(_answered((whole,)), list(answers) if answers is not None else None)
+        _remember(_answered((whole,)), answers)
         return whole
 
     def _from_yaml(self, head: Question) -> Question:

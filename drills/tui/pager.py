@@ -10,9 +10,6 @@ and passes ``terminal_text`` again on its way to the pager.
 from __future__ import annotations
 
 import os
-import shlex
-import shutil
-import subprocess
 from collections.abc import Callable
 
 from drills import display
@@ -24,9 +21,13 @@ def pager_command() -> list[str] | None:
     value = (display.CURRENT.pager or os.environ.get("PAGER", "")).strip()
     if value:
         try:
+            import shlex  # lazy: only for a PAGER set
+
             return shlex.split(value) or None
         except ValueError:
             return None
+    import shutil  # lazy: only when a page is shown; it brings bz2 and lzma
+
     less = shutil.which("less")
     return [less, "-R", "-X", "-F"] if less else None
 
@@ -40,6 +41,8 @@ def make_pager(rows: Callable[[], int]) -> Callable[[str], bool]:
         command = pager_command()
         if command is None:
             return False
+        import subprocess  # lazy: only when a page is shown
+
         try:
             subprocess.run(command, input=terminal_text(text) + "\n", text=True, encoding="utf-8",
                            errors="replace", check=False)
@@ -51,4 +54,4 @@ def make_pager(rows: Callable[[], int]) -> Callable[[str], bool]:
 
 
 def terminal_rows() -> int:
-    return shutil.get_terminal_size().lines
+    return display.terminal_size().lines

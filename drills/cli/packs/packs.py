@@ -93,8 +93,9 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
             "errors": [str(e) for e in catalog.errors],
         }, indent=2))
     elif catalog.packs:
-        import shutil
         import sys
+
+        from drills.display import terminal_size
 
         tty = sys.stdout.isatty()  # a terminal gets a table of its width; a pipe every character
         cut = _middle if tty else str
@@ -103,7 +104,7 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
                                           str(p.questions), ", ".join(p.topics)))
                  for p in catalog.packs]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
-        room = shutil.get_terminal_size().columns - sum(widths) - 9 if tty else 0
+        room = terminal_size().columns - sum(widths) - 9 if tty else 0
         for r in rows:  # on a terminal the topics are cut to its width (--json has them all)
             topics = r[4] if room < 4 or len(r[4]) <= room else r[4][: room - 1] + "…"
             click.echo("  ".join([*(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)), topics]).rstrip())

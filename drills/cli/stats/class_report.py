@@ -71,9 +71,7 @@ def report_from(sources: list[str], by: str | None, as_json: bool) -> None:
 
 
 def _width() -> int:
-    import shutil  # lazy: it brings bz2 and lzma
-
-    columns = shutil.get_terminal_size().columns
+    columns = display.terminal_size().columns
     return max(MIN_WIDTH, min(columns, display.CURRENT.width or MAX_WIDTH))
 
 
