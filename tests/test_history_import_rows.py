@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drills.store import merge as merge_mod
+from drills.store.connection import utc_text
 from drills.store.database import INSERT_ATTEMPT, attempt_row
+from drills.store.history_import import timestamp
 from drills.store.merge import answer_row
 from drills.store.migrations import migrate
 from tests.test_attempt_from_row_fast import ODD, SOUND, WHEN, Str, reference_from_row, rows
@@ -145,3 +148,24 @@ def test_runs_of_plain_answers_are_stored_as_every_other_answer(seed):
     got = mine.execute(query).fetchall()
     assert got == want.execute(query).fetchall() and len(got) == len(rows)
     assert [r[1:20] for r in got] == rows  # ids 1.. in order, every value as given
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.datetimes(timezones=st.just(timezone.utc)))
+def test_a_time_already_in_utc_text_is_its_own_utc_text(when):
+    """The merge stores an answer's time as given when it matches utc_text's form and parses
+    (``_UTC_TEXT``, skipping the formatting): that text is exactly utc_text of the time."""
+    text = utc_text(when)
+    assert merge_mod._UTC_TEXT(text) and utc_text(timestamp(text, "answered_at")) == text
+
+
+def test_the_utc_text_form_is_exact():
+    match = merge_mod._UTC_TEXT
+    assert match("0999-01-02T03:04:05.000000+00:00")
+    for text in ("2026-01-02T03:04:05.000000+01:00", "2026-01-02 03:04:05.000000+00:00",
+                 "2026-01-02T03:04:05.00000+00:00", "2026-01-02T03:04:05,000000+00:00",
+                 "2026-01-02T03:04:05.000000+00:00\n", "2026-01-02T03:04:05.000000Z",
+                 "２026-01-02T03:04:05.000000+00:00", "20260102T030405.000000+00:00"):
+        assert not match(text), text
+    with pytest.raises(ValueError):  # the form, but not a time: refused before it is stored
+        timestamp("2026-13-02T03:04:05.000000+00:00", "answered_at")

@@ -22,6 +22,7 @@ nothing, and A's export into B plus B's into A leaves both with the same answers
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -48,14 +49,17 @@ _FIELDS = itemgetter("uid", "seconds", "misconceptions", "params", "step", "scen
                      "question_id", "topic", "kind", "verdict", "given", "expected",
                      "expected_value", "generator", "self_grade", "difficulty")
 
+# A time exactly as utc_text writes it (ASCII digits): one that parses is its own utc_text.
+_UTC_TEXT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", re.ASCII).fullmatch
 # Where answer_row puts what the merge needs to know of an answer.
 QUESTION_ID, VERDICT, SECONDS, ANSWERED_AT, UID = 0, 5, 10, 12, 16
 
 
-def answer_row(row: Any, answered_at: datetime) -> tuple[Any, ...]:
+def answer_row(row: Any, answered_at: datetime, stamp: str | None = None) -> tuple[Any, ...]:
     """The ``attempts`` row of the exported answer ``row``: ``values_row(session_id,
     checked_values(row, answered_at))`` without its session id, every check made;
-    ValueError says what is wrong.
+    ValueError says what is wrong. ``stamp``: ``utc_text(answered_at)``, when the caller
+    has it already (saves formatting it again).
 
     A row whose every field is plainly sound (the types an export writes, every bound
     met) is checked and laid out here with no dict in between; any other goes through
@@ -98,7 +102,7 @@ def answer_row(row: Any, answered_at: datetime) -> tuple[Any, ...]:
                 return (question_id, topic, kind, generator,
                         None if params is None else _json(params), verdict, given, expected,
                         expected_value, _json(misconceptions) if misconceptions else "[]",
-                        seconds, self_grade, utc_text(answered_at), difficulty, scenario, step,
+                        seconds, self_grade, stamp or utc_text(answered_at), difficulty, scenario, step,
                         uid, int(overridden))
     return values_row(0, checked_values(row, answered_at))[1:]
 
@@ -144,9 +148,11 @@ def check(export: Export) -> _Checked:
     latest = datetime.now(timezone.utc) + timedelta(days=1)  # clocks differ, but not by more
     for row in export.attempts:
         try:
-            when = timestamp(row.get("answered_at") if isinstance(row, dict) else None,
-                             "answered_at")
-            values = answer_row(row, when)  # checked and laid out as stored: 100,000 of them
+            at = row.get("answered_at") if isinstance(row, dict) else None
+            when = timestamp(at, "answered_at")
+            # checked and laid out as stored: 100,000 of them; a time already as utc_text
+            # writes it (as an export's are) is stored as it is, not formatted again
+            values = answer_row(row, when, at if _UTC_TEXT(at) else None)
             session_uid = row.get("session_uid")
             if not isinstance(session_uid, str):
                 raise ValueError("session_uid must be text")
