@@ -78,3 +78,8 @@ def test_the_plan_from_unread_questions_is_the_plan_from_a_parse(cached):
     parsed = list(fresh.values())
     for seed in (1, 2, 3):
         assert plan(hit, seed=seed, count=10) == plan(parsed, seed=seed, count=10)
+
+
+def test_a_cached_head_holds_exactly_the_head_fields(cached):
+    _, hit = cached
+    assert all(set(q.__dict__) == {*HEAD, "_drills_unread"} for q in hit)

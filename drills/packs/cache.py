@@ -64,10 +64,11 @@ __all__ = ["FORMAT", "MAX_DEPTH", "CacheError", "PackCache", "build_prebuilt", "
            "decode", "default_path", "encode", "key_of", "prebuilt_path"]
 
 
-def key_of(path: Path, builtin: bool) -> str | None:
-    """The cache key of a pack file, or None when it cannot be looked at."""
+def key_of(path: Path, builtin: bool, real: Path | None = None) -> str | None:
+    """The cache key of a pack file, or None when it cannot be looked at; ``real``: its
+    resolved path when the caller has it (resolving costs a stat per folder)."""
     try:
-        real = path.resolve()
+        real = real or path.resolve()
         info = os.stat(real)
     except (OSError, RuntimeError):
         return None
@@ -179,11 +180,14 @@ def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, Any]:
 
 def _head(values: Any) -> dict[str, Any]:
     """A question's HEAD fields from its cached head, each type-checked; CacheError otherwise."""
-    if type(values) is not list or len(values) != 7 or type(values[6]) is not int \
-            or not all(type(v) is str for v in values[:6]):
+    if type(values) is not list or len(values) != 7:
         raise CacheError("a damaged question head in the pack cache")
     qid, topic, kind, difficulty, pack, path, line = values
-    return dict(zip(HEAD, (qid, topic, kind, difficulty, pack, Source(path, line)), strict=True))
+    if type(line) is not int or type(qid) is not str or type(topic) is not str or type(kind) is not str \
+            or type(difficulty) is not str or type(pack) is not str or type(path) is not str:
+        raise CacheError("a damaged question head in the pack cache")
+    return {"id": qid, "topic": topic, "kind": kind, "difficulty": difficulty, "pack": pack,
+            "source": Source(path, line)}  # HEAD's fields
 
 
 class _Reader:

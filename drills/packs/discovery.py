@@ -84,11 +84,12 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
         if report_missing:
             catalog.errors.extend(errors)
         for f in files:
-            key = resolved(f) or f.absolute()
+            real = resolved(f)
+            key = real or f.absolute()
             if key in seen:  # e.g. --pack pointing into the user folder
                 continue
             seen.add(key)
-            _admit(catalog, _load(store, f, source == "builtin", prebuilt), source, ids, names)
+            _admit(catalog, _load(store, f, source == "builtin", prebuilt, real), source, ids, names)
 
     builtin = builtin_packs_dir()
     if builtin is not None:
@@ -161,10 +162,11 @@ class _Prebuilt:
         return hit
 
 
-def _load(store: Any, path: Path, builtin: bool, prebuilt: _Prebuilt | None = None) -> LoadedPack:
+def _load(store: Any, path: Path, builtin: bool, prebuilt: _Prebuilt | None = None,
+          real: Path | None = None) -> LoadedPack:
     """One pack file, from the cache when it is unchanged (a built-in one from the prebuilt
     bank when its bytes match); a good parse is cached."""
-    key = key_of(path, builtin)
+    key = key_of(path, builtin, real)
     hit = store.get(key, path, builtin) if key is not None else None
     if hit is None and builtin and key is not None and prebuilt is not None:
         hit = prebuilt.get(store, key, path)

@@ -6,7 +6,6 @@ so a validation run can list every problem at once, each with a place to jump to
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -52,5 +51,7 @@ def field_name(path: FieldPath) -> str:
 
 def suggest(word: str, choices: Iterable[str]) -> str:
     """' (did you mean `x`?)' for a near miss, else ''."""
+    import difflib  # lazy: only a pack with a problem needs it, not a launch
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
     return f" (did you mean `{close[0]}`?)" if close else ""
