@@ -5,23 +5,19 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import stat
 import sys
 from typing import Any, NoReturn
 
 import click
 
-from drills import config as cfg
 from drills.cli.errors import Exit, fail
-from drills.cli.history.show import headline, list_lines, report_text
 from drills.cli.store_access import history_store
 from drills.cli.style import wrap_width
 from drills.display import Style, display_width, use_color
 from drills.safetext import json_text, plural, shorten, visible
 from drills.store import Store, history_export
 from drills.store.guard import history_target
-from drills.store.sessions import list_sessions, session_report
 
 # Names of an already open descriptor (`-o /dev/stdout > file`): written to in place, even
 # when they lead to a regular file, since replacing that file would bypass the descriptor.
@@ -128,6 +124,8 @@ def import_line(name: str, done: Any) -> str:
 
 def _learner() -> str:
     """``[profile] learner`` from the config file in force, else the login name."""
+    from drills import config as cfg  # lazy: only an export names its learner
+
     ctx = click.get_current_context(silent=True)
     settings = ctx.find_root().meta.get("drills.settings") if ctx is not None else None
     return cfg.learner(settings if settings is not None else cfg.Settings())
@@ -143,6 +141,9 @@ def list_cmd(limit: int, as_json: bool) -> None:
     One line each: id, when it started (local time), mode, score (correct answers out of
     answers given) and seed. `drills history show ID` shows one of them again in full.
     """
+    from drills.cli.history.show import list_lines  # lazy: not for export or import
+    from drills.store.sessions import list_sessions  # lazy: not for export or import
+
     with history_store(readonly=True) as store:
         sessions, total = list_sessions(store, limit)
     if as_json:
@@ -164,6 +165,9 @@ def show_cmd(session_id: int) -> None:
     every answer with its verdict; paged on a terminal when taller than it (with no pager,
     the title and score are said again last).
     """
+    from drills.cli.history.show import headline, report_text  # lazy: not for export or import
+    from drills.store.sessions import session_report  # lazy: not for export or import
+
     report = None
     if 1 <= session_id <= 2**63 - 1:  # SQLite's INTEGER: a larger id is no session either
         with history_store(readonly=True) as store:
@@ -274,6 +278,8 @@ def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:
 
 def _create_beside(path: str, mode: int) -> tuple[int, str]:
     """A new hidden file next to ``path``, created with ``mode`` (less the umask)."""
+    import secrets  # lazy: only an export to a file (hmac, random: not for an import)
+
     folder, name = os.path.split(path)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
