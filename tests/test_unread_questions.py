@@ -83,3 +83,32 @@ def test_the_plan_from_unread_questions_is_the_plan_from_a_parse(cached):
 def test_a_cached_head_holds_exactly_the_head_fields(cached):
     _, hit = cached
     assert all(set(q.__dict__) == {*HEAD, "_drills_unread"} for q in hit)
+
+
+def test_two_threads_reading_one_question_both_get_it_whole():
+    import threading
+    import time
+
+    from drills.model import Source
+    from drills.packs.cached.unread import unread
+
+    whole = Question(id="q", topic="t", kind="concept", prompt="Why divide by IDCG?",
+                     model_answer="To scale to [0, 1].")
+    calls = []
+
+    def slow_reader(head, text, answers):
+        calls.append(text)
+        time.sleep(0.02)  # both threads are inside the read at once
+        return whole
+
+    head = {"id": "q", "topic": "t", "kind": "concept", "difficulty": "medium", "pack": "",
+            "source": Source()}
+    q = unread(head, "text", None, slow_reader)
+    seen = []
+    threads = [threading.Thread(target=lambda: seen.append((q.prompt, q.model_answer))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == [("Why divide by IDCG?", "To scale to [0, 1].")] * 4
+    assert type(q) is Question and q == whole and 1 <= len(calls) <= 4

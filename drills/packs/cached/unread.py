@@ -13,7 +13,8 @@ so no caller can tell the difference except by speed.
 
 A text that fails its checks (a cache edited and resealed by hand) is never served: the
 ``Reader`` that made it supplies the question again from its pack's YAML, or refuses.
-Questions are read on the thread that uses them; the quiz reads them on one.
+Questions are read on the thread that uses them (the quiz reads them on one); two reads of
+one question at once both decode it, to the same fields.
 """
 
 from __future__ import annotations
@@ -88,8 +89,10 @@ def read(q: Question) -> Question:
         return q
     text, answers, reader = pending
     whole = reader(q, text, answers)  # raises before anything changes
-    state.clear()
+    # every field first (each is then found in the instance before the class), then the
+    # pending text goes and the class changes: a read racing this one finds a whole question
     state.update(whole.__dict__)
+    state.pop(_PENDING, None)
     object.__setattr__(q, "__class__", Question)
     return q
 
