@@ -12,6 +12,7 @@ import click
 
 from drills.authoring.template import starter_name_problem, starter_pack
 from drills.cli.errors import Exit, fail
+from drills.display import terminal_size
 from drills.packs import check_paths, discover
 from drills.packs.discovery import PackInfo, builtin_packs
 from drills.packs.errors import shown
@@ -94,8 +95,6 @@ def list_packs(extra: tuple[str, ...], as_json: bool) -> None:
         }, indent=2))
     elif catalog.packs:
         import sys
-
-        from drills.display import terminal_size
 
         tty = sys.stdout.isatty()  # a terminal gets a table of its width; a pipe every character
         cut = _middle if tty else str
