@@ -1,4 +1,4 @@
-"""Hatchling build hook: ship the built-in packs already parsed, as ``drills/_bank.json``.
+"""Hatchling build hook: ship the built-in packs already parsed, as ``drills/_bank.cache``.
 
 A newcomer's first launch then reads no YAML (drills.packs.cache, ``prebuilt_path``): each
 entry is keyed by the SHA-256 of its pack file's bytes, so a pack edited after the build is
@@ -13,7 +13,6 @@ The document is made by ``drills.packs.cache.build_prebuilt``, the function the 
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import tempfile
@@ -22,7 +21,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-TARGET = "drills/_bank.json"
+TARGET = "drills/_bank.cache"
 
 
 def write_bank(root: Path, out: Path) -> int:
@@ -30,12 +29,11 @@ def write_bank(root: Path, out: Path) -> int:
     the number of packs it holds."""
     sys.path.insert(0, str(root))
     try:
-        from drills.packs.cache import build_prebuilt
+        from drills.packs.cache import PackCache, build_prebuilt
     finally:
         sys.path.remove(str(root))
-    doc = build_prebuilt(root / "questions")
-    out.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
-    return len(doc["entries"])
+    out.write_bytes(build_prebuilt(root / "questions"))
+    return len(PackCache(out, writable=False).entries)
 
 
 class PrebuiltBankHook(BuildHookInterface):
@@ -45,7 +43,7 @@ class PrebuiltBankHook(BuildHookInterface):
         if self.target_name != "wheel" or version == "editable":
             return
         self._folder = Path(tempfile.mkdtemp(prefix="drills-bank-"))
-        out = self._folder / "_bank.json"
+        out = self._folder / "_bank.cache"
         count = write_bank(Path(self.root), out)
         self.app.display_info(f"drills: {count} built-in packs prebuilt into {TARGET}")
         build_data["force_include"][str(out)] = TARGET

@@ -3,9 +3,7 @@ error, and the planner never puts such a pair in one session."""
 
 from __future__ import annotations
 
-import json
 import random
-import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from drills.model import Option, Question
 from drills.packs import leaks
 from drills.packs.leaks import Guard, answers, find_leaks, number, numbers_in, states
 from drills.quiz.plan import mock_plan, plan, select, weighted_plan
+from tests import cache_files
 from tests.test_plan import BANK as LEAK_FREE_BANK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -269,11 +268,11 @@ def test_the_pack_cache_keeps_each_exact_answer_so_a_launch_computes_none(drills
 
     drills_home.mkdir(parents=True)
     fresh = discover().questions
-    data = json.loads((drills_home / "cache" / "packs.json").read_text())
-    stored = [a for sealed in data["entries"].values() for a in json.loads(sealed["text"])["answers"]]
+    version, entries = cache_files.read(cache_files.cache_path(drills_home))
+    stored = [d for entry in entries.values() for a in entry["head"]["answers"] for d in a]
     from drills.packs.cache import FORMAT
 
-    assert any(stored) and data["version"].endswith(f"/{FORMAT}")
+    assert any(stored) and version.endswith(f"/{FORMAT}")
     leaks._memo.clear()
 
     def computed(q):
@@ -296,14 +295,12 @@ def test_a_damaged_cached_answer_is_computed_again(drills_home, bank_copy):
 
     drills_home.mkdir(parents=True)
     discover()
-    cache = drills_home / "cache" / "packs.json"
-    data = json.loads(cache.read_text())
-    for sealed in data["entries"].values():  # damaged answers, in an entry sealed anew
-        entry = json.loads(sealed["text"])
-        entry["answers"] = ["NaN" if a else a for a in entry["answers"]][:-1] + ["1e999999"]
-        sealed["text"] = json.dumps(entry)
-        sealed["sum"] = f"{zlib.crc32(sealed['text'].encode()):08x}"
-    cache.write_text(json.dumps(data))
+    cache = cache_files.cache_path(drills_home)
+    version, entries = cache_files.read(cache)
+    for entry in entries.values():  # damaged answers, in an entry sealed anew
+        stored = entry["head"]["answers"]
+        entry["head"]["answers"] = [["NaN" if d else d for d in a] for a in stored][:-1] + [["1e999999"]]
+    cache_files.write(cache, version, entries)
     leaks._memo.clear()
     questions = discover().questions
     q = next(q for q in questions if q.kind == "numeric")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from drills.packs import discover
 from drills.packs.cache import CacheError, decode, encode
+from tests import cache_files
 from tests.test_pty import TINY_PACK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_a_cached_catalog_equals_a_fresh_parse(drills_home):
     drills_home.mkdir(parents=True)
     first = discover()
-    assert (drills_home / "cache" / "packs.json").is_file()
+    assert (drills_home / "cache" / "packs.cache").is_file()
     again = discover()
     fresh = discover(cache=False)
     assert again.questions == fresh.questions == first.questions
@@ -55,19 +56,30 @@ def test_a_changed_pack_is_parsed_again(drills_home, tmp_path):
 def test_a_damaged_or_foreign_cache_is_ignored(drills_home):
     drills_home.mkdir(parents=True)
     fresh = discover(cache=False).questions
-    cache = drills_home / "cache" / "packs.json"
+    cache = cache_files.cache_path(drills_home)
     cache.parent.mkdir()
-    for text in ("{not json", json.dumps({"version": "0/0", "entries": {}}),
-                 json.dumps({"version": "x", "entries": {"k": {"meta": {"@": "Nope"}}}})):
+    for text in ("{not json", "{not json\n", json.dumps({"version": "0/0", "entries": {}}) + "\n",
+                 json.dumps({"version": "x", "entries": {"k": {"meta": {"@": "Nope"}}}}) + "\n",
+                 "", "\n\n", '{"version": 1}\n' + "x" * 1000):
         cache.write_text(text)
         assert discover().questions == fresh
-    data = json.loads(cache.read_text())  # rewritten by the last run: now a good cache
-    key = next(iter(data["entries"]))
-    entry = json.loads(data["entries"][key]["text"])
-    entry["questions"] = {"@": "Popen", "args": ["sh"]}  # tampered
-    data["entries"][key]["text"] = json.dumps(entry)
-    cache.write_text(json.dumps(data))
+    version, entries = cache_files.read(cache)  # rewritten by the last run: now a good cache
+    key = next(iter(entries))
+    entries[key]["head"]["meta"] = {"@": "Popen", "args": ["sh"]}  # tampered, and resealed
+    cache_files.write(cache, version, entries)
     assert discover().questions == fresh
+    version, entries = cache_files.read(cache)
+    entries[key]["head"]["at"] = [[10**9, 5]] * len(entries[key]["questions"])  # out of the chunk
+    cache_files.write(cache, version, entries)
+    assert discover().questions == fresh
+
+
+def test_format_8s_file_is_deleted_when_the_cache_is_written(drills_home):
+    old = drills_home / "cache" / "packs.json"
+    old.parent.mkdir(parents=True)
+    old.write_text('{"version": "0.1.0/8", "entries": {}}')
+    discover()
+    assert not old.exists() and cache_files.cache_path(drills_home).is_file()
 
 
 def test_a_cache_hit_reads_no_yaml(drills_home):
@@ -83,13 +95,13 @@ def test_a_cache_that_cannot_be_written_leaves_nothing_behind(drills_home, monke
     import errno
 
     drills_home.mkdir(parents=True)
-    real = Path.write_text
+    real = Path.write_bytes
 
-    def full_disk(self, text, *args, **kwargs):
-        real(self, text[:100], *args, **kwargs)  # part written, then the disk is full
+    def full_disk(self, data, *args, **kwargs):
+        real(self, data[:100], *args, **kwargs)  # part written, then the disk is full
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(Path, "write_text", full_disk)
+    monkeypatch.setattr(Path, "write_bytes", full_disk)
     assert discover().questions  # the quiz goes on without a cache
     assert list((drills_home / "cache").iterdir()) == []  # the partial file is gone
 

@@ -6,7 +6,6 @@ cache) is read again from its YAML, and the next run is clean."""
 from __future__ import annotations
 
 import json
-import zlib
 
 import pytest
 from click.testing import CliRunner
@@ -14,10 +13,11 @@ from click.testing import CliRunner
 from drills.cli import cli
 from drills.packs import discover
 from drills.packs.cache import CacheError, decode
+from tests import cache_files
 
 
 def _cache(home):
-    return home / "cache" / "packs.json"
+    return cache_files.cache_path(home)
 
 
 @pytest.fixture
@@ -32,19 +32,14 @@ def _edit(home, change, reseal: bool):
     """Apply ``change(entry)`` to the first entry with a numeric question, its head and each
     question's text decoded (``{"head": ..., "questions": [...]}``); reseal it if asked."""
     path = _cache(home)
-    data = json.loads(path.read_text())
-    for sealed in data["entries"].values():
-        if any('"numeric"' in t for t in sealed["questions"]):
-            entry = {"head": json.loads(sealed["text"]),
-                     "questions": [json.loads(t) for t in sealed["questions"]]}
+    version, entries = cache_files.read(path)
+    for key, entry in entries.items():
+        if any(q.get("kind") == "numeric" for q in entry["questions"]):
             change(entry)
-            sealed["text"] = json.dumps(entry["head"])
-            sealed["questions"] = [json.dumps(q).replace('"@@DEEP@@"', DEEP) for q in entry["questions"]]
-            if reseal:
-                whole = "\x00".join([sealed["text"], *sealed["questions"]])
-                sealed["sum"] = f"{zlib.crc32(whole.encode()):08x}"
-            break
-    path.write_text(json.dumps(data))
+            raw = {(key, i): json.dumps(q).replace('"@@DEEP@@"', DEEP)
+                   for i, q in enumerate(entry["questions"]) if "@@DEEP@@" in json.dumps(q)}
+            cache_files.write(path, version, entries, stale=() if reseal else {key}, raw_questions=raw)
+            return
 
 
 def _first_numeric(entry):
@@ -148,7 +143,7 @@ def test_a_cache_too_deep_for_json_is_rebuilt(warm):
     home, fresh = warm
     _cache(home).write_text("[" * 100_000 + "]" * 100_000)
     assert discover().questions == fresh
-    assert json.loads(_cache(home).read_text())["entries"]  # rewritten
+    assert cache_files.read(_cache(home))[1]  # rewritten
 
 
 @pytest.mark.parametrize("value", [

@@ -1,6 +1,6 @@
 """A cache of parsed packs, so a quiz starts without reading YAML again.
 
-``$DRILLS_HOME/cache/packs.json`` maps each pack file (its resolved path, size and
+``$DRILLS_HOME/cache/packs.cache`` maps each pack file (its resolved path, size and
 modification time, and whether it is built in) to what ``load_pack`` made of it, for packs
 that loaded without errors, with the exact answer of each fixed numeric question (30
 significant digits): the planner needs them to keep one question from giving another's
@@ -13,12 +13,13 @@ never pickle, so a file in DRILLS_HOME still cannot run code. Text from a cached
 reaches the terminal through the same output gate as any other.
 
 An entry is a head (the pack's meta, each question's head: id, topic, kind, difficulty,
-pack, source; and the exact answers) and each question's own text. A launch decodes the
-heads and only the questions it uses, at their first use (drills.packs.cached.unread): a
-practice session reads a handful of the bank's 537.
+pack, source; the exact answers) and a chunk of the questions' own texts, kept after the
+file's one JSON line (drills.packs.cached.layout). A launch parses that line, decodes the
+heads, and reads only the questions it uses, at their first use
+(drills.packs.cached.unread): a practice session reads a handful of the bank's 553.
 
-The cache is only a cache: each entry is sealed with a checksum (CRC-32) of all its texts,
-checked when it is read, and every field is type-checked as it is decoded
+The cache is only a cache: each entry is sealed with a checksum (CRC-32) of its head and
+of its chunk, checked when it is read, and every field is type-checked as it is decoded
 (drills.packs.cached.checks), in one pass as the JSON reader reads it (``_loads``; its
 recursion limit bounds the nesting; ``decode``, for values already read, stops at
 ``MAX_DEPTH``). An entry whose seal or head fails (damage, a hand edit, an injected
@@ -27,10 +28,10 @@ rewritten; ``damaged`` counts them for one notice. The seal stops damage and edi
 determined attacker who recomputes it: one who can write DRILLS_HOME can edit the packs
 there too. A question text that fails its checks when it is read (a resealed edit) is
 never served: that question is read from its pack's YAML and the cache deleted
-(``_Reader``).
+(``_Reader``). The file of format 8, ``packs.json``, is deleted when this one is written.
 
 A wheel also ships the built-in packs already parsed, in this same format
-(``drills/_bank.json``, written at build time by ``build_hooks/prebuilt_bank.py`` with
+(``drills/_bank.cache``, written at build time by ``build_hooks/prebuilt_bank.py`` with
 ``build_prebuilt``): each entry is keyed by the SHA-256 of its pack file's bytes, so a
 newcomer's first launch reads no YAML, and a pack file that differs from the one built (an
 edited or an editable install) simply finds no entry and is parsed. It is read like the cache,
@@ -41,23 +42,25 @@ from __future__ import annotations
 
 import json
 import os
-import zlib
 from pathlib import Path
 from typing import Any
 
 from drills import __version__, paths
 from drills.model import Question, Source
 from drills.packs import leaks
+from drills.packs.cached.layout import Chunk, file_bytes, parse_file, seal, unseal
 from drills.packs.cached.records import DAMAGE as _DAMAGE
 from drills.packs.cached.records import MAX_DEPTH, CacheError, decode, encode
 from drills.packs.cached.records import loads as _loads
 from drills.packs.cached.unread import HEAD, unread
 from drills.packs.meta import PackMeta
 
-PREBUILT = "_bank.json"  # in the package folder, next to drills/questions
+PREBUILT = "_bank.cache"  # in the package folder, next to drills/questions
+NAME, OLD_NAME = "packs.cache", "packs.json"  # in $DRILLS_HOME/cache/ (packs.json: format 8)
 FORMAT = 9  # bump when a cached type changes shape (4: each pack's exact answers; 5: defaults left out;
 # 6: scenarios' steps and parts; 7: concept rubrics; 8: entries sealed, {"sum", "text"};
-# 9: each question its own text, read at first use, beside the pack's heads)
+# 9: each question its own text, read at first use, beside the pack's heads; after the JSON line)
+VERSION = f"{__version__}/{FORMAT}"
 MAX_BYTES = 16 * 1024 * 1024
 
 __all__ = ["FORMAT", "MAX_DEPTH", "CacheError", "PackCache", "build_prebuilt", "content_key",
@@ -82,7 +85,8 @@ class PackCache:
         self.path = path
         self.writable = writable  # the prebuilt bank is read, never written
         self.entries: dict[str, Any] = {}
-        self.used: dict[str, Any] = {}
+        self.data: Chunk = b""  # the file's data section: each entry's chunk of question texts
+        self.used: dict[str, tuple[dict[str, str], Chunk]] = {}
         self.dirty = False
         self.damaged = 0  # entries dropped as damaged (read again from their YAML)
         if path is not None:
@@ -92,14 +96,11 @@ class PackCache:
         try:
             if path.stat().st_size > MAX_BYTES:
                 return
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
+            self.entries, self.data = parse_file(path.read_bytes(), VERSION)
+        except FileNotFoundError:
             self.dirty = True
-            return
-        if isinstance(data, dict) and data.get("version") == f"{__version__}/{FORMAT}":
-            entries = data.get("entries")
-            if isinstance(entries, dict):
-                self.entries = entries
+        except (OSError, ValueError, RecursionError):  # LayoutError is a ValueError
+            self.dirty = True
 
     def get(self, key: str, pack: Path | None = None,
             builtin: bool = False) -> tuple[PackMeta, tuple[Question, ...]] | None:
@@ -110,21 +111,25 @@ class PackCache:
         if sealed is None:
             return None
         try:
-            raw, texts = _unseal(sealed)  # the head decoded as it is read (_loads)
-            meta, heads, answers = raw["meta"], raw["heads"], raw.get("answers")
-            if not isinstance(meta, PackMeta) or type(heads) is not list or len(heads) != len(texts):
+            text, chunk = unseal(sealed, self.data)
+            raw = _loads(text)  # the head, decoded as it is read
+            if not isinstance(raw, dict):
+                raise CacheError("a damaged pack cache entry")
+            meta, heads, answers, at = raw["meta"], raw["heads"], raw.get("answers"), raw["at"]
+            if not isinstance(meta, PackMeta) or type(heads) is not list or type(at) is not list \
+                    or len(heads) != len(at):
                 raise CacheError("not a pack")
-            if type(answers) is not list or len(answers) != len(texts) or not all(
+            if type(answers) is not list or len(answers) != len(at) or not all(
                     type(a) is list for a in answers):
-                answers = (None,) * len(texts)  # computed when needed (drills.packs.leaks)
+                answers = [None] * len(at)  # computed when needed (drills.packs.leaks)
             reader = _Reader(pack, builtin)
-            questions = tuple(unread(_head(h), t, a, reader)
-                              for h, t, a in zip(heads, texts, answers, strict=True))
+            questions = tuple(unread(_head(h), _place(where, chunk), a, reader)
+                              for h, where, a in zip(heads, at, answers, strict=True))
         except _DAMAGE:
             self.dirty = True
             self.damaged += 1
             return None
-        self.used[key] = sealed
+        self.used[key] = ({"sum": sealed["sum"], "text": text}, chunk)
         return meta, questions
 
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
@@ -150,9 +155,9 @@ class PackCache:
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps({"version": f"{__version__}/{FORMAT}", "entries": self.used}),
-                           encoding="utf-8")
+            tmp.write_bytes(file_bytes(VERSION, self.used))
             os.replace(tmp, self.path)
+            self.path.with_name(OLD_NAME).unlink(missing_ok=True)  # format 8's file, if any
         except OSError:  # a full disk, say: the history needs the room more than the cache
             try:
                 tmp.unlink()
@@ -160,9 +165,10 @@ class PackCache:
                 pass
 
 
-def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, Any]:
-    """One pack's sealed entry: a head (the meta, each question's head and exact answers,
-    computed once per parse for the planner) and each question's own text."""
+def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> tuple[dict[str, str], bytes]:
+    """One pack's sealed entry: its head (the meta, each question's head, exact answers
+    computed once per parse for the planner, and where each question's text is in the
+    chunk) and its chunk, the questions' texts end to end."""
     answers = []
     for q in questions:
         answered = _answered((q,))  # a scenario's steps have answers too
@@ -172,10 +178,26 @@ def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> dict[str, Any]:
     # plain JSON lists: the reader's object hook (a record's checks) is not called for them
     heads = [[q.id, q.topic, q.kind, q.difficulty, q.pack, q.source.path, q.source.line]
              for q in questions]
-    head = json.dumps({"meta": encode(meta), "heads": heads, "answers": answers},
+    texts = [json.dumps(encode(q), separators=(",", ":")).encode("utf-8") for q in questions]
+    at, start = [], 0
+    for t in texts:
+        at.append([start, len(t)])
+        start += len(t)
+    head = json.dumps({"meta": encode(meta), "heads": heads, "answers": answers, "at": at},
                       separators=(",", ":"))
-    texts = [json.dumps(encode(q), separators=(",", ":")) for q in questions]
-    return {"sum": _sum(head, texts), "text": head, "questions": texts}
+    chunk = b"".join(texts)
+    return {"sum": seal(head, chunk), "text": head}, chunk
+
+
+def _place(where: Any, chunk: Chunk) -> tuple[Chunk, int, int]:
+    """Where a question's text lies in its (sealed) chunk: ``[start, length]``, checked."""
+    if type(where) is not list or len(where) != 2:
+        raise CacheError("a damaged question place in the pack cache")
+    start, length = where
+    if type(start) is not int or type(length) is not int or start < 0 or length < 0 \
+            or start + length > len(chunk):
+        raise CacheError("a damaged question place in the pack cache")
+    return chunk, start, length
 
 
 def _head(values: Any) -> dict[str, Any]:
@@ -201,9 +223,10 @@ class _Reader:
         self.pack = pack
         self.builtin = builtin
 
-    def __call__(self, head: Question, text: str, answers: Any) -> Question:
+    def __call__(self, head: Question, place: Any, answers: Any) -> Question:
         try:
-            whole = _loads(text)
+            chunk, start, length = place
+            whole = _loads(bytes(chunk[start:start + length]).decode("utf-8"))
             if type(whole) is not Question or any(
                     getattr(whole, name) != head.__dict__[name] for name in HEAD):
                 raise CacheError("a question that is not its head")
@@ -227,28 +250,6 @@ class _Reader:
                          "the cache was deleted: run the command again")
 
 
-def _sum(text: str, questions: list[str] | tuple[str, ...] = ()) -> str:
-    """CRC-32 of an entry's texts: it detects damage and edits; no checksum could stop a forger
-    who can write DRILLS_HOME (the packs there are as open), so a fast one serves."""
-    whole = "\x00".join((text, *questions)) if questions else text
-    return f"{zlib.crc32(whole.encode('utf-8', 'surrogatepass')):08x}"
-
-
-def _unseal(sealed: Any) -> tuple[dict[str, Any], list[str]]:
-    """The head an entry holds, decoded, and its questions' texts, if they are what was
-    sealed; CacheError otherwise."""
-    if not isinstance(sealed, dict) or not isinstance(sealed.get("text"), str) \
-            or not isinstance(sealed.get("sum"), str) or type(sealed.get("questions")) is not list:
-        raise CacheError("an unsealed pack cache entry")
-    text, texts = sealed["text"], sealed["questions"]
-    if not all(type(t) is str for t in texts) or _sum(text, texts) != sealed["sum"]:
-        raise CacheError("a pack cache entry that was changed")
-    raw = _loads(text)
-    if not isinstance(raw, dict):
-        raise CacheError("a damaged pack cache entry")
-    return raw, texts
-
-
 def _answered(questions: tuple[Question, ...]) -> tuple[Question, ...]:
     """The questions whose exact answers the cache keeps: each, and each scenario's steps."""
     return tuple(x for q in questions for x in ((q, *q.steps) if q.kind == "scenario" else (q,)))
@@ -264,13 +265,13 @@ def _remember(questions: tuple[Question, ...], answers: Any) -> None:
 
 
 def default_path() -> Path | None:
-    """``$DRILLS_HOME/cache/packs.json``; None when DRILLS_HOME is not a usable folder."""
+    """``$DRILLS_HOME/cache/packs.cache``; None when DRILLS_HOME is not a usable folder."""
     folder = paths.home()
-    return folder / "cache" / "packs.json" if folder.is_dir() else None
+    return folder / "cache" / NAME if folder.is_dir() else None
 
 
 def prebuilt_path() -> Path | None:
-    """``drills/_bank.json``, the built-in packs parsed when the wheel was built; None in a
+    """``drills/_bank.cache``, the built-in packs parsed when the wheel was built; None in a
     source checkout or an editable install, which parse their YAML (and cache it) instead."""
     path = Path(__file__).resolve().parent.parent / PREBUILT
     return path if path.is_file() else None
@@ -287,17 +288,18 @@ def content_key(path: Path) -> str | None:
     return f"sha256:{hashlib.sha256(data).hexdigest()}"
 
 
-def build_prebuilt(folder: Path) -> dict[str, Any]:
-    """The document ``drills/_bank.json`` holds for the built-in packs in ``folder``: each pack
-    that loads without errors, parsed as built in and sealed, under its ``content_key``.
-    The wheel's build hook calls it; so does the test that checks it against a fresh parse."""
+def build_prebuilt(folder: Path) -> bytes:
+    """The file ``drills/_bank.cache`` is for the built-in packs in ``folder``: each pack that
+    loads without errors, parsed as built in and sealed, under its ``content_key``, in the
+    cache's own layout. The wheel's build hook calls it; so does the test that checks it
+    against a fresh parse."""
     from drills.packs.load import expand, load_pack  # the YAML reader: a build-time need
 
     files, _ = expand([folder])
-    entries: dict[str, Any] = {}
+    entries: dict[str, tuple[dict[str, str], Chunk]] = {}
     for f in files:
         pack = load_pack(f, builtin=True)
         key = content_key(f)
         if pack.ok and pack.meta is not None and key is not None:
             entries[key] = _entry(pack.meta, pack.questions)
-    return {"version": f"{__version__}/{FORMAT}", "entries": entries}
+    return file_bytes(VERSION, entries)

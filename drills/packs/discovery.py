@@ -69,8 +69,8 @@ def discover(extra: Sequence[str | os.PathLike[str]] = (), *, entry_points: bool
     """Load the built-in, user, ``extra`` and installed packs into one Catalog.
 
     With ``cache`` a pack file unchanged since it was last parsed comes from
-    ``$DRILLS_HOME/cache/packs.json`` (see drills.packs.cache) instead of its YAML, and a
-    built-in one the wheel's ``drills/_bank.json`` holds (same bytes) from there.
+    ``$DRILLS_HOME/cache/packs.cache`` (see drills.packs.cache) instead of its YAML, and a
+    built-in one the wheel's ``drills/_bank.cache`` holds (same bytes) from there.
     """
     catalog = Catalog()
     ids: dict[str, Question] = {}
