@@ -156,3 +156,19 @@ def test_the_fast_build_makes_what_the_dataclass_init_makes():
             setattr(fast, dataclasses.fields(cls)[0].name, None)
     with pytest.raises(TypeError):
         _build(Option, {"correct": True})
+
+
+def test_forget_drops_the_entries_named_and_keeps_the_rest_sealed(drills_home):
+    from drills.packs.cache import PackCache
+
+    drills_home.mkdir(parents=True)
+    fresh = discover().questions
+    path = cache_files.cache_path(drills_home)
+    _, before = cache_files.read(path)
+    gone = next(iter(before))
+    PackCache(path).forget(lambda key: key == gone)
+    _, after = cache_files.read(path)
+    assert set(after) == set(before) - {gone}
+    assert all(after[k]["questions"] == before[k]["questions"] for k in after)
+    again = discover()  # the forgotten pack parsed again, the others read from the cache
+    assert again.questions == fresh and again.notices == []

@@ -42,13 +42,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from drills import __version__, paths
 from drills.model import Question, Source
 from drills.packs import leaks
-from drills.packs.cached.layout import Chunk, file_bytes, parse_file, seal, unseal
+from drills.packs.cached.layout import Chunk, LayoutError, file_bytes, parse_file, seal, unseal
 from drills.packs.cached.records import DAMAGE as _DAMAGE
 from drills.packs.cached.records import MAX_DEPTH, CacheError, decode, encode
 from drills.packs.cached.records import loads as _loads
@@ -140,6 +141,19 @@ class PackCache:
         except CacheError:
             return
         self.dirty = True
+
+    def forget(self, gone: Callable[[str], bool]) -> None:
+        """Drop the entries whose key is ``gone`` and write the rest back (each as it was,
+        a damaged one dropped too)."""
+        for key, sealed in self.entries.items():
+            if not gone(key):
+                try:
+                    text, chunk = unseal(sealed, self.data)
+                except LayoutError:
+                    continue
+                self.used[key] = ({"sum": sealed["sum"], "text": text}, chunk)
+        self.dirty = True
+        self.save()
 
     def adopt(self, key: str, other: PackCache, other_key: str) -> None:
         """Keep ``other``'s entry (just read from it by ``get``) under ``key`` here too."""

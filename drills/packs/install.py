@@ -382,7 +382,5 @@ def _forget_cached(folder: Path) -> None:
         return
     cache = PackCache(path)
     prefix = str(folder.resolve()) + os.sep
-    kept = {k: v for k, v in cache.entries.items() if not k.startswith(prefix)}
-    if len(kept) != len(cache.entries):
-        cache.used, cache.dirty = kept, True
-        cache.save()
+    if any(k.startswith(prefix) for k in cache.entries):
+        cache.forget(lambda key: key.startswith(prefix))
