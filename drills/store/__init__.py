@@ -14,7 +14,18 @@ May import: drills (root), grading, model, safetext, paths.
 
 from __future__ import annotations
 
-from drills.store.connection import StoreError
-from drills.store.database import MODES, SELF_GRADES, VERDICTS, Attempt, Store
+from typing import Any
 
-__all__ = ["MODES", "SELF_GRADES", "VERDICTS", "Attempt", "Store", "StoreError"]
+from drills.store.connection import StoreError
+from drills.store.database import MODES, SELF_GRADES, VERDICTS, Store
+
+__all__ = ["MODES", "SELF_GRADES", "VERDICTS", "Attempt", "Store", "StoreError"]  # noqa: F822 - Attempt: __getattr__
+
+
+def __getattr__(name: str) -> Any:
+    """``Attempt``, made when first asked for: the first question is shown before it is."""
+    if name == "Attempt":
+        from drills.store.attempt import Attempt  # lazy: a dataclass a launch need not build
+
+        return Attempt
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

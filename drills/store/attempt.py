@@ -9,25 +9,17 @@ checks run. Light: no sqlite3, no fsrs.
 from __future__ import annotations
 
 import math
-import uuid
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
 from drills.store.jsonvalues import finite_number, plain, size
-from drills.store.verdicts import VERDICTS
+from drills.store.verdicts import MODES, SELF_GRADES, VERDICTS, new_uid  # noqa: F401 - new_uid re-exported
 
-SELF_GRADES: tuple[str, ...] = ("again", "hard", "good", "easy")
-MODES: tuple[str, ...] = ("practice", "mock", "review", "retry", "code")  # code: `drills code`
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 _HEX = "0123456789abcdef"  # a uid: 32 of these
 MAX_TEXT = 100_000  # characters in one field of an imported answer (a typed answer, params)
 MAX_PARAMS = 64 * 1024  # a generated question's parameters as JSON
-
-
-def new_uid() -> str:
-    """A fresh stable id for an attempt or a session: a random UUID4 as 32 hex digits."""
-    return uuid.uuid4().hex
 
 
 def is_uid(value: Any) -> bool:

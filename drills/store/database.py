@@ -14,11 +14,10 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from drills import paths
 from drills.store import home as homes
-from drills.store.attempt import MODES, SELF_GRADES, Attempt, new_uid
 from drills.store.connection import (
     BUSY_TIMEOUT_MS,
     StoreError,
@@ -31,9 +30,12 @@ from drills.store.connection import (
     write,
 )
 from drills.store.migrations import migrate
-from drills.store.verdicts import VERDICTS
+from drills.store.verdicts import MODES, SELF_GRADES, VERDICTS, new_uid
 
-__all__ = ["MODES", "SELF_GRADES", "VERDICTS", "Attempt", "Store"]
+if TYPE_CHECKING:
+    from drills.store.attempt import Attempt
+
+__all__ = ["MODES", "SELF_GRADES", "VERDICTS", "Store"]
 
 T = TypeVar("T")
 MAX_RECOVERIES = 2  # repairs per Store; damage that keeps coming back is an error

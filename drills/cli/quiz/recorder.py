@@ -23,8 +23,8 @@ import click
 from drills.grading.scenario import RIGHT
 from drills.model import Question
 from drills.safetext import json_text, visible
-from drills.store import Attempt, StoreError
-from drills.store.attempt import new_uid
+from drills.store import StoreError
+from drills.store.verdicts import new_uid
 from drills.tui.output import SaveFailed, Signalled
 
 RETRY_DELAY = 0.25  # seconds before the one automatic retry of a failed save
@@ -166,6 +166,8 @@ class Recorder:
             if q.part.step == q.part.of:
                 scenario["scenario_verdict"] = "correct" if all(
                     v in RIGHT for v in chain.values()) else "wrong"
+        from drills.store.attempt import Attempt  # lazy: the first question is up before it is made
+
         attempt = Attempt(q.id, q.topic, q.kind, record.verdict, record.given or None,
                           record.expected or None, record.expected_value,
                           tuple(record.misconceptions), float(record.seconds),
@@ -192,7 +194,7 @@ class Recorder:
             self.unsaved.pop(record.index, None)
             return
 
-    def _keep_before(self, index: int, attempt: Attempt) -> Attempt:
+    def _keep_before(self, index: int, attempt: Any) -> Any:
         """The attempt with its uid and time fixed, and what it is about to change kept for
         :undo (when that cannot be read, the answer is saved all the same, not undoable)."""
         from drills.store import undo  # lazy: fsrs, after the first question
