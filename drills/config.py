@@ -22,6 +22,8 @@ MAX_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class Key:
+    """One setting config.toml may hold: its type, help, and the values it may take."""
+
     kind: type | tuple[type, ...]
     help: str
     choices: tuple[str, ...] = ()

@@ -27,6 +27,8 @@ COLOR_MODES: tuple[str, ...] = ("auto", "always", "never")
 
 @dataclass
 class Display:
+    """The [display] settings in force: colour, prose width cap, pager."""
+
     color: str = "auto"
     width: int | None = None  # prose width cap (None: the terminal's, at most 100)
     pager: str | None = None  # overrides $PAGER

@@ -246,3 +246,21 @@ def test_an_import_inside_a_function_says_why():
                     if not any("#" in line for line in nearby):
                         silent.append(f"{_where(path, node.lineno)}: {lines[node.lineno - 1].strip()}")
     assert not silent, "\n".join(sorted(set(silent)))
+
+
+def test_every_dataclass_says_what_it_holds():
+    """A docstring on each dataclass: it documents the record, and a dataclass without one
+    has its signature worked out by ``inspect`` as it is made (its default __doc__), which
+    costs every launch that imports it (issue 25: the first question)."""
+    import dataclasses
+    import importlib
+    import inspect
+
+    bare = []
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for attr, obj in vars(module).items():
+            if inspect.isclass(obj) and dataclasses.is_dataclass(obj) and obj.__module__ == name \
+                    and "__doc__" in obj.__dict__ and (obj.__doc__ or "").startswith(f"{attr}("):
+                bare.append(f"{name}.{attr}")
+    assert not bare, bare

@@ -20,6 +20,8 @@ class Num:
 
 @dataclass(frozen=True)
 class Neg:
+    """``-operand``."""
+
     operand: Node
 
 
@@ -32,6 +34,8 @@ class Percent:
 
 @dataclass(frozen=True)
 class Bin:
+    """A binary operation: ``left op right``."""
+
     op: str  # one of + - * / ^
     left: Node
     right: Node
@@ -39,6 +43,8 @@ class Bin:
 
 @dataclass(frozen=True)
 class Call:
+    """A function of the answer language applied to its arguments: ``log2(5)``."""
+
     name: str  # a key of drills.answers.parser.FUNCTIONS
     args: tuple[Node, ...]
 

@@ -66,6 +66,9 @@ class Report:
 
 @dataclass
 class _Linter:
+    """One lint run: the seeds each generated question is drawn with, progress, and the grades
+    already worked out."""
+
     seeds: int
     progress: Callable[[str], None] | None = None
     _graded: dict[tuple[str, Any], str | None] = field(default_factory=dict)

@@ -137,6 +137,8 @@ def describe_call(task: CodeTask, call: tuple[Any, ...]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class HiddenCase:
+    """One hidden case of a code question: the call's arguments, and the edge it was drawn for."""
+
     call: tuple[Any, ...]
     edge: str | None = None  # an EDGES key when the case was drawn for it
 

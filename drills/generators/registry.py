@@ -39,6 +39,9 @@ Make = Callable[[Question, Mapping[str, Any], random.Random], Question]
 
 @dataclass(frozen=True)
 class Generator:
+    """A registered generator: its name, topic, summary, the function that makes a question,
+    and its parameters."""
+
     name: str
     topic: str
     summary: str

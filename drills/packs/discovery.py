@@ -47,6 +47,8 @@ class PackInfo:
 
 @dataclass
 class Catalog:
+    """Every pack loaded: the packs, their questions, the broken packs' errors and notices."""
+
     packs: list[PackInfo] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
     errors: list[PackError] = field(default_factory=list)

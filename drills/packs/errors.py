@@ -16,6 +16,8 @@ FieldPath = tuple["str | int", ...]
 
 @dataclass(frozen=True)
 class PackError:
+    """One problem in one pack file, at a line and a field."""
+
     path: str
     line: int
     field: str

@@ -62,6 +62,8 @@ _TMP = WORKSPACE_PREFIX
 
 @dataclass(frozen=True)
 class Result:
+    """What an install or update did: the pack set, its folder, source and commit, what it holds."""
+
     name: str
     folder: Path
     source: Source

@@ -55,6 +55,8 @@ class InvalidPack(InstallError):
 
 @dataclass(frozen=True)
 class Source:
+    """Where an installed pack set comes from: a git URL or a local path."""
+
     kind: str  # "git" | "path"
     location: str  # recorded in the manifest and shown: the URL, or an absolute path
 

@@ -95,6 +95,8 @@ def summarize(options: Options, records: Sequence[Record], total: int, score: in
 
 @dataclass(frozen=True)
 class QuestionShown:
+    """A question is asked: its position, the plan's length, and its time limit."""
+
     index: int  # 0-based
     total: int
     question: Question
@@ -133,11 +135,15 @@ class Undone:
 
 @dataclass(frozen=True)
 class InvalidAnswer:
+    """An answer that cannot be read (not a number, an unknown choice): asked again."""
+
     message: str
 
 
 @dataclass(frozen=True)
 class HintShown:
+    """``:hint``: the hint ``number`` of ``of``."""
+
     text: str
     number: int
     of: int
@@ -145,6 +151,8 @@ class HintShown:
 
 @dataclass(frozen=True)
 class StepsShown:
+    """``:steps`` or ``s``: the worked solution of the last answer (``record``)."""
+
     text: str
     record: Record | None = None
 
@@ -162,6 +170,8 @@ class Revealed:
 
 @dataclass(frozen=True)
 class Notice:
+    """A line to say, e.g. what a command did."""
+
     text: str
 
 
@@ -174,6 +184,8 @@ class Waiting:
 
 @dataclass(frozen=True)
 class Finished:
+    """The session is over: its summary."""
+
     summary: Summary
 
 

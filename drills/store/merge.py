@@ -126,6 +126,8 @@ class Merged:
 
 @dataclass
 class _Checked:
+    """An import file checked: its answers as rows, its sessions and cards, how many rows were damaged."""
+
     attempts: list[tuple[str, tuple[Any, ...]]]  # (session uid, an answer's row: answer_row), oldest first
     sessions: dict[str, dict[str, Any]]
     cards: list[dict[str, Any]]

@@ -36,6 +36,8 @@ class CannotRepair(Exception):
 
 @dataclass
 class Salvaged:
+    """What a recovery of a damaged history kept, of how many rows."""
+
     kept: int = 0  # rows copied into the fresh database
     total: int = 0  # rows the damaged one held, as far as it can tell
 

@@ -88,6 +88,8 @@ class QueryEvaluation:
 
 @dataclass(frozen=True)
 class Evaluation:
+    """A run evaluated: the measures, the relevance threshold, each query's values, the means, notes."""
+
     measures: tuple[Measure, ...]
     threshold: int
     queries: tuple[QueryEvaluation, ...]

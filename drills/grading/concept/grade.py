@@ -23,6 +23,8 @@ MAX_EVIDENCE = 80  # characters of the answer quoted as a point's evidence
 
 @dataclass(frozen=True)
 class PointMark:
+    """One key point of a rubric, and whether (and by which words) the answer made it."""
+
     text: str
     covered: bool
     required: bool
@@ -31,6 +33,8 @@ class PointMark:
 
 @dataclass(frozen=True)
 class BeliefMark:
+    """One wrong belief the answer stated, with its correction and the words that stated it."""
+
     id: str
     correction: str
     evidence: str = ""
@@ -38,6 +42,8 @@ class BeliefMark:
 
 @dataclass(frozen=True)
 class ConceptGrade:
+    """A concept answer's grade: its verdict, each key point marked, the wrong beliefs found."""
+
     verdict: str
     points: tuple[PointMark, ...]
     misconceptions: tuple[BeliefMark, ...]

@@ -63,6 +63,8 @@ class Term:
 
 @dataclass(frozen=True)
 class Phrasing:
+    """One phrasing of a key point or belief, as terms to find (``negative``: it states the opposite)."""
+
     text: str
     terms: tuple[Term, ...]
     negative: bool
@@ -119,6 +121,8 @@ def compile_phrasing(text: str) -> Phrasing:
 
 @dataclass(frozen=True)
 class Match:
+    """Where a phrasing was found in an answer, and whether it was negated there."""
+
     start: int  # character offsets in the answer: the evidence
     end: int
     negated: bool
