@@ -29,7 +29,7 @@ def run(*args: str):
 
 @pytest.fixture(autouse=True)
 def no_entry_points(monkeypatch):
-    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors: [])
+    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors, memo=None: [])
 
 
 # --- validate -------------------------------------------------------------------------------

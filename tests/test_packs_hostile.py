@@ -50,7 +50,7 @@ GOOD = (FIXTURES / "good.yaml").read_text(encoding="utf-8")
 
 @pytest.fixture(autouse=True)
 def no_entry_points(monkeypatch):
-    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors: [])
+    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors, memo=None: [])
 
 
 def invoke(*args: str):

@@ -28,7 +28,7 @@ def run(*args: str):
 
 @pytest.fixture(autouse=True)
 def isolated(monkeypatch):
-    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors: [])
+    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors, memo=None: [])
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)  # the tester's git config stays out
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
 

@@ -399,7 +399,7 @@ def test_paths_follow_drills_home(tmp_path, monkeypatch):
 
 
 def test_discover_order_sources_and_skips(tmp_path, monkeypatch):
-    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors: [])
+    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors, memo=None: [])
     user = packs_dir()
     write_pack(user / "mine.yaml", "mine", ["user.one", "user.two"])
     (user / "broken.yaml").write_text("pack: [\n", encoding="utf-8")
@@ -418,7 +418,7 @@ def test_discover_order_sources_and_skips(tmp_path, monkeypatch):
 
 
 def test_builtin_packs_are_found_and_valid(monkeypatch):
-    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors: [])
+    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors, memo=None: [])
     catalog = discover()
     assert catalog.errors == [], [str(e) for e in catalog.errors]
     assert catalog.packs and all(p.source == "builtin" for p in catalog.packs)
@@ -625,3 +625,24 @@ def test_entry_points_are_looked_for_without_importlib_metadata(tmp_path, monkey
     (dist / "entry_points.txt").write_text("[console_scripts]\nx = y:z\n\n[drills.packs]\nmine = my_packs:paths\n")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     assert discovery_mod._declared_anywhere() is True
+
+
+def test_the_entry_point_look_is_remembered_until_a_folder_on_sys_path_changes(tmp_path, monkeypatch):
+    """A launch stats the folders on sys.path instead of listing them, while none changed;
+    a distribution installed since (a folder changed) is found at the next launch."""
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    memo = tmp_path / "entry-points.json"
+    assert discovery_mod._declared_remembered(memo) is False
+    looks = []
+    real = discovery_mod._declared_anywhere
+    monkeypatch.setattr(discovery_mod, "_declared_anywhere", lambda: looks.append(1) or real())
+    assert discovery_mod._declared_remembered(memo) is False and looks == []  # remembered
+    dist = site / "my_packs-1.0.dist-info"
+    dist.mkdir()  # installed: the folder changed
+    (dist / "entry_points.txt").write_text("[drills.packs]\nmine = my_packs:paths\n")
+    os.utime(site, ns=(1, 1))  # a different mtime even on a coarse clock
+    assert discovery_mod._declared_remembered(memo) is True and looks == [1]
+    memo.write_text("{damaged")
+    assert discovery_mod._declared_remembered(memo) is True and looks == [1, 1]

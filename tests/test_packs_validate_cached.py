@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "packs"
 
 @pytest.fixture(autouse=True)
 def no_entry_points(monkeypatch):
-    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors: [])
+    monkeypatch.setattr(discovery_mod, "_entry_point_paths", lambda errors, memo=None: [])
 
 
 def _clashing(tmp_path: Path) -> Path:
