@@ -637,7 +637,13 @@ def test_the_entry_point_look_is_remembered_until_a_folder_on_sys_path_changes(t
     assert discovery_mod._declared_remembered(memo) is False
     looks = []
     real = discovery_mod._declared_anywhere
-    monkeypatch.setattr(discovery_mod, "_declared_anywhere", lambda: looks.append(1) or real())
+
+    def looking(folders=None):
+        if folders is None or any(f not in ("", ".") for f in folders):  # the working folder: live
+            looks.append(1)
+        return real(folders)
+
+    monkeypatch.setattr(discovery_mod, "_declared_anywhere", looking)
     assert discovery_mod._declared_remembered(memo) is False and looks == []  # remembered
     dist = site / "my_packs-1.0.dist-info"
     dist.mkdir()  # installed: the folder changed

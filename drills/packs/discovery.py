@@ -211,22 +211,27 @@ def _admit(catalog: Catalog, pack: LoadedPack, source: str,
 
 
 def _folders() -> list[list[Any]]:
-    """Each folder on sys.path with its modification time: installing or removing a
-    distribution adds or removes an entry there, which changes it."""
+    """Each folder on sys.path but the working one, with its modification time: installing
+    or removing a distribution adds or removes an entry there, which changes it."""
     found = []
     for folder in sys.path:
+        if folder in ("", "."):  # the working folder changes all the time: looked at live
+            continue
         try:
-            found.append([folder, os.stat(folder or ".").st_mtime_ns])
+            found.append([folder, os.stat(folder).st_mtime_ns])
         except OSError:
             continue
     return found
 
 
 def _declared_remembered(memo: Path | None) -> bool:
-    """``_declared_anywhere``, remembered in ``memo`` (JSON) until a folder on sys.path
-    changes: a stat per folder at a launch instead of listing them (2 ms)."""
+    """``_declared_anywhere``, the folders of sys.path but the working one remembered in
+    ``memo`` (JSON) until one changes: a stat per folder at a launch instead of listing them."""
     if memo is None:
         return _declared_anywhere()
+    live = [f for f in sys.path if f in ("", ".")]
+    if live and _declared_anywhere(live):
+        return True
     folders = _folders()
     try:
         known = json.loads(memo.read_text(encoding="utf-8"))
@@ -235,7 +240,7 @@ def _declared_remembered(memo: Path | None) -> bool:
             return known["declared"]
     except (OSError, ValueError, RecursionError):
         pass
-    declared = _declared_anywhere()
+    declared = _declared_anywhere([f for f, _ in folders])
     tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
     try:  # only a memo: a failure to write it costs the next launch a look
         tmp.write_text(json.dumps({"folders": folders, "declared": declared}), encoding="utf-8")
@@ -245,14 +250,15 @@ def _declared_remembered(memo: Path | None) -> bool:
     return declared
 
 
-def _declared_anywhere() -> bool:
-    """Does any installed distribution declare ``drills.packs`` entry points?
+def _declared_anywhere(folders: list[str] | None = None) -> bool:
+    """Does any installed distribution declare ``drills.packs`` entry points (in ``folders``,
+    by default every folder on sys.path)?
 
     A look at the ``entry_points.txt`` files only: importing importlib.metadata and
     listing every distribution costs about 40 ms of start-up, paid only when one does.
     """
     marker = f"[{ENTRY_POINT_GROUP}]"
-    for folder in sys.path:
+    for folder in sys.path if folders is None else folders:
         try:
             names = os.listdir(folder or ".")
         except OSError:
