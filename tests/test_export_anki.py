@@ -570,3 +570,19 @@ def test_no_field_of_the_bank_breaks_a_sentence_or_shows_a_backtick(bank):
             broken += [(n["guid"], name, m.group(0)) for m in re.finditer(r"[a-z,]<br>[a-z]", text)]
     assert not ticks and not broken, (ticks[:5], broken[:5])
     assert code > 20  # the coding pack's prompts name their arguments in backticks
+
+
+def test_an_export_leaves_nothing_in_the_temp_folder(tmp_path, monkeypatch):
+    """genanki writes its SQLite file with tempfile.mkstemp() and never deletes it: the export
+    keeps it in its own temporary folder, deleted with it (it left 150 KB in /tmp each time)."""
+    import tempfile
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setenv("DRILLS_HOME", str(tmp_path / "home"))
+    result = export("--pack", "ndcg-conventions", "-o", str(tmp_path / "c.apkg"))
+    assert result.exit_code == 0, result.output
+    assert list(temp.iterdir()) == []
+    assert tempfile.tempdir == str(temp)  # put back as it was
+    assert read_apkg(tmp_path / "c.apkg")["notes"]

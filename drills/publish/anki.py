@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from drills.coding.text import code_lines
 from drills.engine.exact import decimal_text
@@ -298,7 +299,7 @@ def write_package(items: Sequence[AnkiNote], path: str | os.PathLike[str], times
         package_decks.append(deck)
     with tempfile.TemporaryDirectory(prefix="drills-anki-") as tmp:
         raw = Path(tmp) / "raw.apkg"
-        genanki.Package(package_decks).write_to_file(str(raw), timestamp=timestamp)
+        _write_package(genanki.Package(package_decks), raw, timestamp, Path(tmp))
         if through:  # the temp folder (and its files) goes whatever happens
             stable = Path(tmp) / "stable.apkg"
             _stable_zip(raw, stable)
@@ -318,6 +319,19 @@ def write_package(items: Sequence[AnkiNote], path: str | os.PathLike[str], times
         except BaseException:
             Path(partial).unlink(missing_ok=True)
             raise
+
+
+def _write_package(package: Any, raw: Path, timestamp: float, folder: Path) -> None:
+    """``package.write_to_file(raw)``, its working SQLite file kept in ``folder``: genanki
+    makes it with ``tempfile.mkstemp()`` in the system temp folder and never deletes it (a
+    150 KB file left in /tmp by every export). ``tempfile.tempdir`` points at ``folder``
+    meanwhile, which is deleted with the file."""
+    saved = tempfile.tempdir
+    tempfile.tempdir = str(folder)
+    try:
+        package.write_to_file(str(raw), timestamp=timestamp)
+    finally:
+        tempfile.tempdir = saved
 
 
 def _stable_zip(source: Path, target: Path) -> None:
