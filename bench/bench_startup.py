@@ -7,12 +7,12 @@ question before sympy is imported and warms sympy up in the background afterward
 
 from __future__ import annotations
 
+import functools
 import statistics
 import subprocess
-import tempfile
 import time
 
-from bench.common import PY, bench_env
+from bench.common import PY, bench_env, neutral_folder
 
 RATIO_TARGET = 0.30  # issue 25: at most 0.30x `import sympy` warm (0.35x before it), a config file present
 CONFIG = """\
@@ -25,6 +25,7 @@ color = "never"
 width = 90
 """
 FIRST_QUESTION = "Question 1/"
+_NEUTRAL = functools.cache(neutral_folder)  # one empty folder for every launch of a bench run
 
 
 def _first_question_seconds(env: dict[str, str]) -> tuple[float, float]:
@@ -33,10 +34,11 @@ def _first_question_seconds(env: dict[str, str]) -> tuple[float, float]:
 
     start = time.perf_counter()
     # run from a neutral folder: `python -m` puts the current one first on sys.path, so a
-    # run from a checkout would import that checkout, whatever PYTHONPATH names
+    # run from a checkout would import that checkout, whatever PYTHONPATH names; an empty
+    # one, as import sympy's (a crowded one slows every import: bench.common.neutral_folder)
     child = pexpect.spawn(PY, ["-m", "drills", "practice", "--seed", "1", "--count", "3"],
                           env=env, encoding="utf-8", dimensions=(24, 80), timeout=30,
-                          cwd=tempfile.gettempdir())
+                          cwd=_NEUTRAL())
     try:
         child.expect_exact(FIRST_QUESTION)
         shown = time.perf_counter() - start
@@ -50,7 +52,7 @@ def _first_question_seconds(env: dict[str, str]) -> tuple[float, float]:
 
 def _sympy_seconds(env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run([PY, "-c", "import sympy"], env=env, check=True)
+    subprocess.run([PY, "-c", "import sympy"], env=env, check=True, cwd=_NEUTRAL())
     return time.perf_counter() - start
 
 
