@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from drills.generators.registry import REGISTRY
 from drills.model import Question
 
 
@@ -59,6 +58,8 @@ def instantiate(template: Question, rng: random.Random) -> Question:
         return _scenario(template, rng)
     if template.kind != "generated":
         return template
+    from drills.generators.registry import REGISTRY  # lazy: a written question needs none
+
     gen = REGISTRY.get(template.generator or "")
     if gen is not None and gen.kind == "scenario":
         raise GenerationError(template.id, f"{gen.name!r} makes a whole scenario: use it with kind: scenario")
@@ -82,6 +83,7 @@ def _scenario(template: Question, rng: random.Random) -> Question:
 
     if not template.generator:
         return replace(template, steps=tuple(shuffled(template.steps)))
+    from drills.generators.registry import REGISTRY  # lazy: as above
     from drills.grading.scenario import ScenarioError, bind, check_values  # scenarios only
 
     gen = REGISTRY.get(template.generator)
