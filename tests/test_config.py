@@ -125,3 +125,33 @@ def test_completion_offers_topics_packs_and_commands(words, expected):
                _DRILLS_COMPLETE="bash_complete")
     result = CliRunner().invoke(cli, [], env=env, prog_name="drills")
     assert f"plain,{expected}" in result.stdout.splitlines()
+
+
+def test_a_config_read_before_is_not_parsed_again_and_an_edit_is(tmp_path, monkeypatch):
+    """load() keeps the file's text and its parse in cache/config.json: the same text gives
+    the same settings without tomllib; another text (or a damaged memo) is parsed, and a
+    value JSON cannot hold exactly (a TOML date) is never kept."""
+    import drills.config as config
+
+    monkeypatch.setenv("DRILLS_HOME", str(tmp_path))
+    (tmp_path / "config.toml").write_text('[practice]\ncount = 4\n\n[display]\nwidth = 72\n')
+    first = config.load()
+    memo = tmp_path / "cache" / "config.json"
+    assert memo.is_file()
+    monkeypatch.setattr(config, "_toml", lambda: (_ for _ in ()).throw(AssertionError("parsed")))
+    assert config.load().values == first.values == {"practice": {"count": 4}, "display": {"width": 72}}
+    monkeypatch.undo()
+    monkeypatch.setenv("DRILLS_HOME", str(tmp_path))
+    (tmp_path / "config.toml").write_text('[practice]\ncount = 5\n')  # edited: parsed again
+    assert config.load().values == {"practice": {"count": 5}}
+    memo.write_text("{damaged")
+    assert config.load().values == {"practice": {"count": 5}}
+    (tmp_path / "config.toml").write_text('[practice]\ncount = 99999\n')  # the checks still run
+    with pytest.raises(ConfigError, match="count"):
+        config.load()
+    with pytest.raises(ConfigError, match="count"):
+        config.load()  # and again, from the memo
+    dated = parse('[practice]\ncount = 3\n', None, memo)  # a plain parse is kept ...
+    assert dated.values == {"practice": {"count": 3}}
+    config._remember("d = 1979-05-27", {"d": __import__("datetime").date(1979, 5, 27)}, memo)
+    assert "1979" not in memo.read_text()  # ... a date is not
