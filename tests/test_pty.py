@@ -155,6 +155,12 @@ def test_wrong_answer_is_diagnosed_in_a_pty(pack, drills_home):
     t.expect("Wrong")
     t.expect("Diagnosis: linear_gain")
     t.expect("That formula gives 0.867503")  # the brief card; the tables wait for :steps
+    # the last question's miss waits too, so its worked solution is still one key away
+    t.expect("Enter: the summary   s: the worked solution")
+    t.send("s\r")
+    t.expect("IDCG")
+    t.expect("Enter: the summary")
+    t.send("\r")
     t.expect("Session over.")
     t.expect("Retry the 1 question you missed?")
     t.send("n\r")

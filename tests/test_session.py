@@ -520,3 +520,40 @@ def test_a_typed_but_unsent_right_answer_is_reported_as_would_have_been_correct(
     assert late.record.would_have == "wrong"
     report = render(of(events, Finished)[0])
     assert "timeout (would have been correct)" in report and "timeout (would have been wrong)" in report
+
+
+def test_the_last_questions_miss_waits_for_its_steps_before_the_summary():
+    """On a terminal a miss waits for Enter, the last question's too (it used to go straight
+    to the summary, with no key left for its worked solution)."""
+    s = Session([CHOICE, NDCG], Options(pause=True))
+    s.start()
+    s.submit("b")  # right: no wait
+    events = s.submit("0.8675")  # a miss on the last question
+    (waiting,) = of(events, Waiting)
+    assert waiting.next == "summary" and not of(events, Finished) and not s.finished
+    assert s.current() is None and s.waiting
+    style = Style(color=False, width=80)
+    assert "Enter: the summary   s: the worked solution" in render(waiting, style)
+    shown = s.submit("s")
+    assert of(shown, StepsShown) and of(shown, Waiting)[0].next == "summary"
+    (nudge,) = of(s.submit("0.7"), Notice)  # not an answer: the summary or the steps
+    assert nudge.text == "Press Enter for the summary, or s for the worked solution."
+    (done,) = of(s.submit(""), Finished)
+    assert s.finished and not done.summary.quit_early and done.summary.asked == 2
+
+
+def test_quit_while_the_last_miss_waits_is_a_whole_session():
+    s = Session([NDCG], Options(pause=True))
+    s.start()
+    s.submit("0.8675")
+    (done,) = of(s.submit(":q"), Finished)
+    assert not done.summary.quit_early and done.summary.total == 1
+
+
+def test_a_right_last_answer_and_piped_input_still_end_at_once():
+    right = Session([NDCG], Options(pause=True))
+    right.start()
+    assert of(right.submit("0.7592"), Finished)
+    piped = Session([NDCG])  # no pause: pipes never wait
+    piped.start()
+    assert of(piped.submit("0.8675"), Finished)

@@ -179,7 +179,7 @@ class Notice:
 class Waiting:
     """After a miss, on a terminal: the next question waits for Enter (s: the worked steps)."""
 
-    next: str = "question"  # "step": the next is the same scenario's next step
+    next: str = "question"  # "step": the same scenario's next step; "summary": it was the last
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,8 @@ class Session(Steps, Concepts, Undo):
         return self._waiting
 
     def current(self) -> Question | None:
-        return None if self.finished else self.items[self.index]
+        """The question being asked; None once finished, or after the last while its miss waits."""
+        return None if self.finished or self.index >= len(self.items) else self.items[self.index]
 
     def deadline(self) -> float | None:
         """Clock time when the current question runs out (None: untimed or grading)."""
@@ -204,6 +205,8 @@ class Session(Steps, Concepts, Undo):
         if not self._waiting:
             return []
         self._waiting = False
+        if self.index >= len(self.items):  # the last question's miss, read: the summary
+            return self.quit(early=False)
         if self._next() == "step":  # reading the feedback does not use up the scenario's time
             self._item_at += self.clock() - self._waited_from
         return [self._show()]
@@ -219,7 +222,8 @@ class Session(Steps, Concepts, Undo):
             if name is not None and name != "hint":
                 return COMMANDS[name][1](self)
         nxt = self._next()
-        return [Notice(f"Press Enter for the next {nxt}, or s for the worked solution."), Waiting(nxt)]
+        what = "the summary" if nxt == "summary" else f"the next {nxt}"
+        return [Notice(f"Press Enter for {what}, or s for the worked solution."), Waiting(nxt)]
 
     def input_limit(self) -> int:
         """The longest answer the current question takes (front ends cap their input here)."""
@@ -357,12 +361,14 @@ class Session(Steps, Concepts, Undo):
         return rec
 
     def _advance(self, wait: bool = False) -> list[Event]:
+        """On to the next question; after a miss on a terminal, a wait for Enter first (the
+        last question's too: its worked solution stays one key away before the summary)."""
         self.index += 1
-        if self.index >= len(self.items):
-            return self.quit(early=False)
         if wait and self.options.pause and not self.deferred:
             self._waiting, self._waited_from = True, self.clock()
             return [Waiting(self._next())]
+        if self.index >= len(self.items):
+            return self.quit(early=False)
         return [self._show()]
 
     def restore(self, records: list[Record]) -> None:

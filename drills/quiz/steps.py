@@ -39,9 +39,12 @@ class Steps:
         return owner + 1 + offset, len(self.planned) + offset
 
     def _next(self) -> str:
-        """What comes after Enter: the same scenario's next step, or the next question."""
-        q = self.items[self.index] if self.index < len(self.items) else None
-        return "step" if q is not None and q.part is not None and q.part.step > 1 else "question"
+        """What comes after Enter: the same scenario's next step, the next question, or (after
+        the last) the summary."""
+        if self.index >= len(self.items):
+            return "summary"
+        q = self.items[self.index]
+        return "step" if q.part is not None and q.part.step > 1 else "question"
 
     def _chain(self) -> list[Record]:
         """The records of the current scenario's earlier steps."""

@@ -342,7 +342,9 @@ _RENDERERS: dict[type, Any] = {
     Skipped: skipped,
     TimedOut: skipped,
     Notice: lambda ev, st: st.wrap(ev.text),
-    Waiting: lambda ev, st: st.paint(f"Enter: next {ev.next}   s: the worked solution   :q quit", "dim"),
+    Waiting: lambda ev, st: st.paint(
+        f"Enter: {'the summary' if ev.next == 'summary' else 'next ' + ev.next}"
+        "   s: the worked solution   :q quit", "dim"),
     Finished: lambda ev, st: summary(ev.summary, st),
     Undone: lambda ev, st: st.paint(st.wrap(took_back(ev)), "cyan"),
 }
