@@ -22,7 +22,7 @@ from drills.store.database import INSERT_ATTEMPT, attempt_row
 from drills.store.history_import import timestamp
 from drills.store.merge import answer_row
 from drills.store.migrations import migrate
-from tests.test_attempt_from_row_fast import ODD, SOUND, WHEN, Str, reference_from_row, rows
+from tests.test_attempt_from_row_fast import ODD, SOUND, WHEN, reference_from_row, row_of, rows
 from tests.test_history_sync import import_files, table
 
 
@@ -45,14 +45,7 @@ def _typed(outcome: tuple[str, Any]) -> tuple[str, Any]:
 @settings(max_examples=800, deadline=None)
 @given(rows)
 def test_the_same_row_or_the_same_message_as_the_checked_attempt(case):
-    keys, values, dropped, subclass = case
-    row = dict(SOUND)
-    for key, value in zip(keys, values, strict=True):
-        row[key] = value
-    for key in dropped:
-        row.pop(key, None)
-    if subclass:
-        row["topic"] = Str(row["topic"]) if isinstance(row.get("topic"), str) else row.get("topic")
+    row = row_of(case)
     got, want = _outcome(answer_row, row), _outcome(_reference_row, row)
     assert _typed(got) == _typed(want)  # NaN never passes, so == is safe
 
