@@ -112,3 +112,14 @@ def test_two_threads_reading_one_question_both_get_it_whole():
         t.join()
     assert seen == [("Why divide by IDCG?", "To scale to [0, 1].")] * 4
     assert type(q) is Question and q == whole and 1 <= len(calls) <= 4
+
+
+def test_an_unread_question_copies_and_pickles_as_its_parse(cached):
+    import copy
+    import pickle
+
+    fresh, hit = cached
+    a, b, c = [q for q in hit if q.kind == "numeric" and not is_read(q)][:3]
+    assert copy.deepcopy(a) == fresh[a.id] and type(a) is Question
+    assert pickle.loads(pickle.dumps(b)) == fresh[b.id] and type(b) is Question
+    assert copy.copy(c) == fresh[c.id]

@@ -8,8 +8,8 @@ record as its own JSON text, and a cache hit makes an ``Unread``: a ``Question``
 its head and that text. The first use of any other field decodes the text (type-checked,
 as every cached record is), fills the question's fields, and turns it into a plain
 ``Question``, class and all: it then compares, hashes, prints and is replaced exactly as
-one parsed from YAML. Until then it compares, hashes and prints by reading itself first,
-so no caller can tell the difference except by speed.
+one parsed from YAML. Until then it compares, hashes, prints and copies by reading itself
+first, so no caller can tell the difference except by speed.
 
 A text that fails its checks (a cache edited and resealed by hand) is never served: the
 ``Reader`` that made it supplies the question again from its pack's YAML, or refuses.
@@ -48,6 +48,9 @@ class Unread(Question):
 
     def __repr__(self) -> str:
         return repr(read(self))
+
+    def __reduce_ex__(self, protocol: Any) -> Any:  # copy, deepcopy, pickle: the question read
+        return read(self).__reduce_ex__(protocol)
 
 
 class _Field:
