@@ -168,17 +168,28 @@ def _check(value: Any, spec: Key) -> str | None:
 
 
 def _remembered(text: str, memo: Path | None) -> dict[str, Any] | None:
-    """What TOML ``text`` parsed to last time, from ``memo`` (JSON holding the text and its
-    parse): the same text, the same parse, without importing tomllib (3 ms of a launch)."""
+    """What TOML ``text`` parsed to last time, from ``memo`` (JSON holding the text, its parse
+    and a checksum of both): the same text, the same parse, without importing tomllib (3 ms
+    of a launch). A memo that is damaged, or is of another text, gives None."""
     if memo is None:
         return None
     try:
         known = json.loads(memo.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
-    if isinstance(known, dict) and known.get("text") == text and isinstance(known.get("data"), dict):
+    if isinstance(known, dict) and known.get("text") == text and isinstance(known.get("data"), dict) \
+            and known.get("sum") == _seal(text, known["data"]):
         return known["data"]
     return None
+
+
+def _seal(text: str, data: dict[str, Any]) -> str:
+    """CRC-32 of a memo's text and parse: damage to either is found (a hand edit that
+    recomputes it could as well edit config.toml)."""
+    import zlib  # stdlib, built in: cheap
+
+    both = json.dumps([text, data], sort_keys=True)
+    return f"{zlib.crc32(both.encode('utf-8', 'surrogatepass')):08x}"
 
 
 def _remember(text: str, data: dict[str, Any], memo: Path | None) -> None:
@@ -189,7 +200,8 @@ def _remember(text: str, data: dict[str, Any], memo: Path | None) -> None:
             return
         memo.parent.mkdir(parents=True, exist_ok=True)
         tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"text": text, "data": data}), encoding="utf-8")
+        tmp.write_text(json.dumps({"text": text, "data": data, "sum": _seal(text, data)}),
+                       encoding="utf-8")
         os.replace(tmp, memo)
     except (OSError, TypeError, ValueError):
         return
@@ -201,7 +213,10 @@ def parse(text: str, path: Path | None = None, memo: Path | None = None) -> Sett
     name = str(path) if path is not None else FILE_NAME
     remembered = _remembered(text, memo)
     if remembered is not None:
-        return _checked(remembered, text, name, path)
+        try:
+            return _checked(remembered, text, name, path)
+        except ConfigError:  # parsed again below: the text itself says what is wrong, if anything
+            pass
     toml = _toml()
     try:
         data = toml.loads(text)

@@ -155,3 +155,26 @@ def test_a_config_read_before_is_not_parsed_again_and_an_edit_is(tmp_path, monke
     assert dated.values == {"practice": {"count": 3}}
     config._remember("d = 1979-05-27", {"d": __import__("datetime").date(1979, 5, 27)}, memo)
     assert "1979" not in memo.read_text()  # ... a date is not
+
+
+def test_a_damaged_or_stale_config_memo_is_never_trusted(tmp_path, monkeypatch):
+    """The memo carries a checksum of its text and parse: an edited value is found and the
+    file parsed again; a memo whose values fail today's checks (resealed, or from another
+    version of drills) falls back to the file, which is valid."""
+    import json
+
+    import drills.config as config
+
+    monkeypatch.setenv("DRILLS_HOME", str(tmp_path))
+    (tmp_path / "config.toml").write_text('[practice]\ncount = 5\nfeedback = "full"\n')
+    config.load()
+    memo = tmp_path / "cache" / "config.json"
+    known = json.loads(memo.read_text())
+    known["data"]["practice"]["count"] = 9  # damaged, the old checksum kept
+    memo.write_text(json.dumps(known))
+    assert config.load().values == {"practice": {"count": 5, "feedback": "full"}}
+    known = json.loads(memo.read_text())  # rewritten, sound again
+    known["data"]["practice"]["feedback"] = "fulm"
+    known["sum"] = config._seal(known["text"], known["data"])  # resealed by hand
+    memo.write_text(json.dumps(known))
+    assert config.load().values == {"practice": {"count": 5, "feedback": "full"}}

@@ -70,3 +70,15 @@ def test_while_waiting_a_letter_is_not_taken_as_the_next_answer():
     s.submit("0.8675")
     events = s.submit("0.7592")
     assert isinstance(events[0], Notice) and len(s.records) == 1
+
+
+def test_the_toolbar_after_the_last_miss_says_enter_brings_the_summary():
+    from drills.tui.keys import keys_hint
+
+    s = Session([NDCG, NDCG], Options(pause=True))
+    s.start()
+    s.submit("0.8675")
+    assert keys_hint(s).startswith("Enter next  s steps")
+    s.go_on()
+    s.submit("0.8675")  # the last one
+    assert keys_hint(s).startswith("Enter summary  s steps")

@@ -10,10 +10,12 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drills.authoring.template import starter_pack
+from drills.cli import cli
 from drills.engine.problem import Problem
 from drills.generators import REGISTRY, Param, register
 from drills.model import KINDS, Tolerance
@@ -638,10 +640,10 @@ def test_the_entry_point_look_is_remembered_until_a_folder_on_sys_path_changes(t
     looks = []
     real = discovery_mod._declared_anywhere
 
-    def looking(folders=None):
+    def looking(folders=None, seen=None):
         if folders is None or any(f not in ("", ".") for f in folders):  # the working folder: live
             looks.append(1)
-        return real(folders)
+        return real(folders, seen)
 
     monkeypatch.setattr(discovery_mod, "_declared_anywhere", looking)
     assert discovery_mod._declared_remembered(memo) is False and looks == []  # remembered
@@ -652,3 +654,16 @@ def test_the_entry_point_look_is_remembered_until_a_folder_on_sys_path_changes(t
     assert discovery_mod._declared_remembered(memo) is True and looks == [1]
     memo.write_text("{damaged")
     assert discovery_mod._declared_remembered(memo) is True and looks == [1, 1]
+    (dist / "entry_points.txt").write_text("[console_scripts]\nx = y:z\n")  # edited in place:
+    os.utime(site, ns=(1, 1))  # ... its folder's time as it was (an editable egg-info's case)
+    assert discovery_mod._declared_remembered(memo) is False and looks == [1, 1, 1]
+    assert discovery_mod._declared_remembered(memo) is False and looks == [1, 1, 1]  # remembered
+
+
+def test_a_cache_folder_that_is_a_file_costs_nothing(drills_home):
+    """Neither the pack cache nor the entry-point memo can be written: packs load all the same."""
+    drills_home.mkdir(parents=True)
+    (drills_home / "cache").write_text("not a folder")
+    result = CliRunner().invoke(cli, ["packs", "list"])
+    assert result.exit_code == 0, result.output
+    assert "ndcg-conventions" in result.output

@@ -123,3 +123,16 @@ def test_an_unread_question_copies_and_pickles_as_its_parse(cached):
     assert copy.deepcopy(a) == fresh[a.id] and type(a) is Question
     assert pickle.loads(pickle.dumps(b)) == fresh[b.id] and type(b) is Question
     assert copy.copy(c) == fresh[c.id]
+
+
+def test_replace_given_every_field_is_a_plain_question(cached):
+    import dataclasses
+
+    from drills.packs.cached.unread import HEAD as head_fields
+
+    fresh, hit = cached
+    q = next(q for q in hit if q.kind == "numeric" and not is_read(q))
+    every = {f.name: getattr(fresh[q.id], f.name) for f in dataclasses.fields(Question)
+             if f.name not in head_fields}
+    made = dataclasses.replace(q, **every)  # nothing of q read: made by Unread's own __init__
+    assert made == fresh[q.id] and repr(made) == repr(fresh[q.id]) and type(made) is Question

@@ -224,9 +224,22 @@ def _folders() -> list[list[Any]]:
     return found
 
 
+def _stamps(files: list[str]) -> list[list[Any]]:
+    """Each ``entry_points.txt`` with its modification time (an edit in place, as an
+    editable install's egg-info gets, changes no folder); a missing one is None."""
+    stamped: list[list[Any]] = []
+    for name in files:
+        try:
+            stamped.append([name, os.stat(name).st_mtime_ns])
+        except OSError:
+            stamped.append([name, None])
+    return stamped
+
+
 def _declared_remembered(memo: Path | None) -> bool:
     """``_declared_anywhere``, the folders of sys.path but the working one remembered in
-    ``memo`` (JSON) until one changes: a stat per folder at a launch instead of listing them."""
+    ``memo`` (JSON) until one of them or one of their ``entry_points.txt`` changes: a stat
+    each at a launch instead of listing the folders."""
     if memo is None:
         return _declared_anywhere()
     live = [f for f in sys.path if f in ("", ".")]
@@ -236,23 +249,31 @@ def _declared_remembered(memo: Path | None) -> bool:
     try:
         known = json.loads(memo.read_text(encoding="utf-8"))
         if isinstance(known, dict) and known.get("folders") == folders \
-                and isinstance(known.get("declared"), bool):
+                and isinstance(known.get("declared"), bool) and isinstance(known.get("files"), list) \
+                and all(isinstance(f, list) and len(f) == 2 and isinstance(f[0], str) for f in known["files"]) \
+                and _stamps([f[0] for f in known["files"]]) == known["files"]:
             return known["declared"]
     except (OSError, ValueError, RecursionError):
         pass
-    declared = _declared_anywhere([f for f, _ in folders])
+    seen: list[str] = []
+    declared = _declared_anywhere([f for f, _ in folders], seen)
     tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
-    try:  # only a memo: a failure to write it costs the next launch a look
-        tmp.write_text(json.dumps({"folders": folders, "declared": declared}), encoding="utf-8")
+    try:  # only a memo: a failure to write it costs the next launch a look, never this one
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"folders": folders, "files": _stamps(seen), "declared": declared}),
+                       encoding="utf-8")
         os.replace(tmp, memo)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:  # e.g. the cache folder is a file: there is no tmp to remove
+            pass
     return declared
 
 
-def _declared_anywhere(folders: list[str] | None = None) -> bool:
+def _declared_anywhere(folders: list[str] | None = None, seen: list[str] | None = None) -> bool:
     """Does any installed distribution declare ``drills.packs`` entry points (in ``folders``,
-    by default every folder on sys.path)?
+    by default every folder on sys.path)? ``seen`` collects each ``entry_points.txt`` read.
 
     A look at the ``entry_points.txt`` files only: importing importlib.metadata and
     listing every distribution costs about 40 ms of start-up, paid only when one does.
@@ -266,13 +287,16 @@ def _declared_anywhere(folders: list[str] | None = None) -> bool:
         for name in names:
             if not name.endswith((".dist-info", ".egg-info")):
                 continue
+            path = os.path.join(folder or ".", name, "entry_points.txt")
             try:
-                with open(os.path.join(folder or ".", name, "entry_points.txt"), encoding="utf-8",
-                          errors="replace") as f:
-                    if marker in f.read(1 << 16):
-                        return True
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read(1 << 16)
             except OSError:
                 continue
+            if seen is not None:
+                seen.append(path)
+            if marker in text:
+                return True
     return False
 
 

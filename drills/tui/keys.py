@@ -58,7 +58,8 @@ def progress_bar(done: int, total: int, width: int = 10) -> str:
 def keys_hint(session: Any) -> str:
     """The keys that apply now, for the toolbar."""
     if session.waiting:
-        return "Enter next  s steps  :undo  :q quit"
+        after = "summary" if session.current() is None else "next"
+        return f"Enter {after}  s steps  :undo  :q quit"
     if session.awaiting_grade:
         return "1-4 again/hard/good/easy  Ctrl-C skip"
     q = session.current()

@@ -89,6 +89,8 @@ def read(q: Question) -> Question:
     state = q.__dict__
     pending = state.get(_PENDING)
     if pending is None:
+        if type(q) is Unread:  # made by __init__ (``replace`` given every field): whole already
+            object.__setattr__(q, "__class__", Question)
         return q
     text, answers, reader = pending
     whole = reader(q, text, answers)  # raises before anything changes
