@@ -103,7 +103,8 @@ def test_a_cache_that_cannot_be_written_leaves_nothing_behind(drills_home, monke
 
     monkeypatch.setattr(Path, "write_bytes", full_disk)
     assert discover().questions  # the quiz goes on without a cache
-    assert list((drills_home / "cache").iterdir()) == []  # the partial file is gone
+    left = [p.name for p in (drills_home / "cache").iterdir()]
+    assert left in ([], ["entry-points.json"])  # the partial cache file is gone (the memo, whole)
 
 
 def test_an_entry_decodes_as_it_is_read_and_untagged_objects_inside_are_damage():
