@@ -9,7 +9,6 @@ command line always wins: the settings become click's ``default_map``.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -198,13 +197,10 @@ def _remember(text: str, data: dict[str, Any], memo: Path | None) -> None:
     try:
         if memo is None or json.loads(json.dumps(data)) != data:
             return
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"text": text, "data": data, "sum": _seal(text, data)}),
-                       encoding="utf-8")
-        os.replace(tmp, memo)
-    except (OSError, TypeError, ValueError):
+    except (TypeError, ValueError):
         return
+    kept = json.dumps({"text": text, "data": data, "sum": _seal(text, data)})
+    paths.write_cache(memo, kept.encode("utf-8", "surrogatepass"))
 
 
 def parse(text: str, path: Path | None = None, memo: Path | None = None) -> Settings:

@@ -2,7 +2,8 @@
 
 One environment variable, DRILLS_HOME, moves every user file (tests point it at
 a temporary directory). Nothing here creates directories: callers that write
-create what they need, so merely importing or listing never touches the disk.
+create what they need, so merely importing or listing never touches the disk
+(``write_cache`` makes its file's folder when it is asked to write one).
 """
 
 from __future__ import annotations
@@ -45,3 +46,22 @@ def builtin_packs_dir() -> Path | None:
     if beside.is_dir() and (root / "pyproject.toml").is_file():
         return beside
     return None
+
+
+def write_cache(path: Path, data: bytes) -> bool:
+    """Replace ``path`` with ``data`` whole (written beside it, then renamed), making its
+    folder if need be. For caches and memos, which are only ever a saving: any failure (a
+    full disk, a folder that is a file) leaves nothing behind and is only told by the
+    result, False."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:  # e.g. the folder is a file: there is no tmp to remove
+            pass
+        return False

@@ -173,3 +173,14 @@ def test_forget_drops_the_entries_named_and_keeps_the_rest_sealed(drills_home):
     assert all(after[k]["questions"] == before[k]["questions"] for k in after)
     again = discover()  # the forgotten pack parsed again, the others read from the cache
     assert again.questions == fresh and again.notices == []
+
+
+def test_write_cache_replaces_whole_or_leaves_nothing(tmp_path):
+    from drills.paths import write_cache
+
+    target = tmp_path / "a" / "b.cache"
+    assert write_cache(target, b"one") and target.read_bytes() == b"one"  # the folder made
+    assert write_cache(target, b"two") and target.read_bytes() == b"two"
+    (tmp_path / "file").write_text("x")
+    assert not write_cache(tmp_path / "file" / "c.cache", b"three")  # its folder is a file
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["b.cache"]

@@ -40,6 +40,7 @@ sealed and type-checked, and never written at run time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable
@@ -98,9 +99,7 @@ class PackCache:
             if path.stat().st_size > MAX_BYTES:
                 return
             self.entries, self.data = parse_file(path.read_bytes(), VERSION)
-        except FileNotFoundError:
-            self.dirty = True
-        except (OSError, ValueError, RecursionError):  # LayoutError is a ValueError
+        except (OSError, ValueError, RecursionError):  # missing or unreadable; LayoutError is a ValueError
             self.dirty = True
 
     def get(self, key: str, pack: Path | None = None,
@@ -130,7 +129,7 @@ class PackCache:
             self.dirty = True
             self.damaged += 1
             return None
-        self.used[key] = ({"sum": sealed["sum"], "text": text}, chunk)
+        self._keep(key, sealed, text, chunk)
         return meta, questions
 
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
@@ -148,12 +147,15 @@ class PackCache:
         for key, sealed in self.entries.items():
             if not gone(key):
                 try:
-                    text, chunk = unseal(sealed, self.data)
+                    self._keep(key, sealed, *unseal(sealed, self.data))
                 except LayoutError:
                     continue
-                self.used[key] = ({"sum": sealed["sum"], "text": text}, chunk)
         self.dirty = True
         self.save()
+
+    def _keep(self, key: str, sealed: dict[str, Any], text: str, chunk: Chunk) -> None:
+        """Write the entry back as it was read (its seal holds: the text and chunk are its own)."""
+        self.used[key] = ({"sum": sealed["sum"], "text": text}, chunk)
 
     def adopt(self, key: str, other: PackCache, other_key: str) -> None:
         """Keep ``other``'s entry (just read from it by ``get``) under ``key`` here too."""
@@ -166,17 +168,10 @@ class PackCache:
         if self.path is None or not self.writable or not (
                 self.dirty or set(self.used) != set(self.entries)):
             return
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(file_bytes(VERSION, self.used))
-            os.replace(tmp, self.path)
-            self.path.with_name(OLD_NAME).unlink(missing_ok=True)  # format 8's file, if any
-        except OSError:  # a full disk, say: the history needs the room more than the cache
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+        # a full disk, say: the history needs the room more than the cache
+        if paths.write_cache(self.path, file_bytes(VERSION, self.used)):
+            with contextlib.suppress(OSError):
+                self.path.with_name(OLD_NAME).unlink(missing_ok=True)  # format 8's file, if any
 
 
 def _entry(meta: PackMeta, questions: tuple[Question, ...]) -> tuple[dict[str, str], bytes]:

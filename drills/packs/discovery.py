@@ -28,7 +28,7 @@ from drills.packs.load import (
     load_pack,
     resolved,
 )
-from drills.paths import builtin_packs_dir, packs_dir
+from drills.paths import builtin_packs_dir, packs_dir, write_cache
 
 ENTRY_POINT_GROUP = "drills.packs"
 ENTRY_POINTS_MEMO = "entry-points.json"  # next to the pack cache: whether any distribution declares one
@@ -257,17 +257,9 @@ def _declared_remembered(memo: Path | None) -> bool:
         pass
     seen: list[str] = []
     declared = _declared_anywhere([f for f, _ in folders], seen)
-    tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
-    try:  # only a memo: a failure to write it costs the next launch a look, never this one
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"folders": folders, "files": _stamps(seen), "declared": declared}),
-                       encoding="utf-8")
-        os.replace(tmp, memo)
-    except OSError:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:  # e.g. the cache folder is a file: there is no tmp to remove
-            pass
+    # only a memo: a failure to write it costs the next launch a look, never this one
+    kept = json.dumps({"folders": folders, "files": _stamps(seen), "declared": declared})
+    write_cache(memo, kept.encode("utf-8", "surrogatepass"))
     return declared
 
 
