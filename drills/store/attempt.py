@@ -20,6 +20,8 @@ DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 _HEX = "0123456789abcdef"  # a uid: 32 of these
 MAX_TEXT = 100_000  # characters in one field of an imported answer (a typed answer, params)
 MAX_PARAMS = 64 * 1024  # a generated question's parameters as JSON
+MAX_SLIPS, MAX_SLIP_ID = 100, 200  # misconception ids in one answer, and characters in one
+MAX_STEP = 10_000  # a scenario step's number
 
 
 def is_uid(value: Any) -> bool:
@@ -155,8 +157,8 @@ def checked_values(row: Any, answered_at: datetime) -> dict[str, Any]:
     if seconds is None or seconds < 0:
         raise ValueError(f"seconds must be 0 or more, not {_short(get('seconds'))}")
     misconceptions = get("misconceptions")
-    if not (isinstance(misconceptions, list) and len(misconceptions) <= 100
-            and all(isinstance(m, str) and 0 < len(m) <= 200 for m in misconceptions)):
+    if not (isinstance(misconceptions, list) and len(misconceptions) <= MAX_SLIPS
+            and all(isinstance(m, str) and 0 < len(m) <= MAX_SLIP_ID for m in misconceptions)):
         raise ValueError(f"misconceptions must be a list of ids, not {_short(misconceptions)}")
     params = get("params")
     if params is not None and not isinstance(params, dict):
@@ -165,7 +167,7 @@ def checked_values(row: Any, answered_at: datetime) -> dict[str, Any]:
         raise ValueError("params must hold finite numbers, nested at most 32 deep, "
                          f"at most {MAX_PARAMS // 1024} kB")
     step = get("step")
-    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step > 10_000):
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step > MAX_STEP):
         raise ValueError(f"step must be a whole number, not {_short(step)}")
     overridden = get("overridden", False)  # an export from before it existed has none
     if not isinstance(overridden, bool):

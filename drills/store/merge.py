@@ -29,7 +29,16 @@ from datetime import datetime, timedelta, timezone
 from operator import itemgetter
 from typing import Any
 
-from drills.store.attempt import DIFFICULTIES, MAX_PARAMS, MAX_TEXT, SELF_GRADES, checked_values
+from drills.store.attempt import (
+    DIFFICULTIES,
+    MAX_PARAMS,
+    MAX_SLIP_ID,
+    MAX_SLIPS,
+    MAX_STEP,
+    MAX_TEXT,
+    SELF_GRADES,
+    checked_values,
+)
 from drills.store.connection import utc_text
 from drills.store.database import INSERT_ATTEMPT, Store, values_row
 from drills.store.history_import import Export, check_card, check_session, timestamp
@@ -61,11 +70,9 @@ def answer_row(row: Any, answered_at: datetime, stamp: str | None = None) -> tup
     ValueError says what is wrong. ``stamp``: ``utc_text(answered_at)``, when the caller
     has it already (saves formatting it again).
 
-    A row whose every field is plainly sound (the types an export writes, every bound
-    met) is checked and laid out here with no dict in between; any other goes through
-    ``checked_values`` itself, so a damaged row fails with its very message (the first
-    fault found is the same). This path accepts only what ``checked_values`` accepts;
-    tests/test_history_import_rows.py compares the two on sound and damaged rows."""
+    A plainly sound row (the types an export writes, every bound met: attempt's MAX_*) is
+    laid out here with no dict in between; any other goes through ``checked_values``, so a
+    damaged row fails with its very message (tests/test_history_import_rows.py)."""
     if type(row) is dict:
         try:
             (uid, seconds, misconceptions, params, step, scenario, question_id, topic, kind,
@@ -82,7 +89,7 @@ def answer_row(row: Any, answered_at: datetime, stamp: str | None = None) -> tup
                     and (params is None or type(params) is dict and plain(params)
                          and size(params) <= MAX_PARAMS)
                     and (scenario is None and step is None
-                         or type(step) is int and 1 <= step <= 10_000
+                         or type(step) is int and 1 <= step <= MAX_STEP
                          and type(scenario) is str and 0 < len(scenario) <= MAX_TEXT)
                     and (overridden is False or overridden is True)
                     and type(question_id) is str and 0 < len(question_id) <= MAX_TEXT
@@ -108,8 +115,8 @@ def answer_row(row: Any, answered_at: datetime, stamp: str | None = None) -> tup
 
 
 def _ids(misconceptions: list[Any]) -> bool:
-    return len(misconceptions) <= 100 and all(
-        type(m) is str and 0 < len(m) <= 200 for m in misconceptions)
+    return len(misconceptions) <= MAX_SLIPS and all(
+        type(m) is str and 0 < len(m) <= MAX_SLIP_ID for m in misconceptions)
 
 
 @dataclass
