@@ -133,7 +133,7 @@ class PackCache:
         return meta, questions
 
     def put(self, key: str, meta: PackMeta, questions: tuple[Question, ...]) -> None:
-        if self.path is None:  # no cache to write: nothing to keep
+        if self.path is None or not self.writable:  # no cache to write: nothing to keep
             return
         try:
             self.used[key] = _entry(meta, questions)
